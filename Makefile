@@ -1,0 +1,36 @@
+# One-command workflows: `make run` serves the site locally, `make test` runs the tests.
+PYTHON ?= python3.11
+VENV := .venv
+BIN := $(VENV)/bin
+STAMP := $(VENV)/requirements.stamp
+DEV_SETTINGS := shuangkou_site.settings.dev
+TEST_SETTINGS := shuangkou_site.settings.test
+PYTEST_ARGS ?=
+
+.PHONY: venv services run test lint
+
+venv: $(STAMP)
+
+# Reinstall only when a requirements file changed since the last install.
+$(STAMP): requirements.txt requirements-dev.txt
+	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
+	$(BIN)/python -m pip install --quiet --upgrade pip
+	$(BIN)/python -m pip install --quiet -r requirements-dev.txt
+	touch $@
+
+services:
+	scripts/ensure_services.sh
+
+run: venv
+	DJANGO_SETTINGS_MODULE=$(DEV_SETTINGS) $(BIN)/python manage.py migrate --noinput
+	DJANGO_SETTINGS_MODULE=$(DEV_SETTINGS) $(BIN)/python manage.py load_presets
+	DJANGO_SETTINGS_MODULE=$(DEV_SETTINGS) $(BIN)/python manage.py seed_demo
+	@echo "Serving http://127.0.0.1:8000 (logins: admin/admin, demo/demo)"
+	DJANGO_SETTINGS_MODULE=$(DEV_SETTINGS) $(BIN)/uvicorn shuangkou_site.asgi:application \
+		--host 127.0.0.1 --port 8000 --lifespan off
+
+test: venv services
+	DJANGO_SETTINGS_MODULE=$(TEST_SETTINGS) $(BIN)/pytest $(PYTEST_ARGS)
+
+lint: venv
+	$(BIN)/ruff check .

@@ -1,0 +1,79 @@
+import json
+
+import pytest
+from django.core.exceptions import ValidationError
+from django.urls import reverse
+
+from games.engine.rulesets import PRESETS
+from games.models import RuleSetConfig
+
+
+def config_error(config: object, name: str = "x") -> str:
+    """The message full_clean() attaches to the config field."""
+    candidate = RuleSetConfig(name=name, label=name, config=config)
+    with pytest.raises(ValidationError) as caught:
+        candidate.full_clean()
+    return " ".join(caught.value.message_dict["config"])
+
+
+def preset_config(**changes: object) -> dict:
+    return {**PRESETS["qq"].to_dict(), "name": "x", **changes}
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize("preset_name", ["qq", "tcy", "jinyou", "classic"])
+def test_each_preset_round_trips_through_the_database(preset_name):
+    preset = PRESETS[preset_name]
+    stored = RuleSetConfig(name=preset.name, label=preset.name, config=preset.to_dict())
+    stored.full_clean()
+    stored.save()
+
+    assert RuleSetConfig.objects.get(name=preset_name).as_rule_set() == preset
+
+
+@pytest.mark.django_db
+def test_three_players_is_refused_naming_the_players_field():
+    assert "players" in config_error({"name": "x", "players": 3})
+
+
+@pytest.mark.django_db
+def test_an_unknown_key_is_refused_naming_that_key():
+    assert "bogus_option" in config_error(preset_config(bogus_option=1))
+
+
+@pytest.mark.django_db
+def test_a_wrong_type_is_refused_naming_the_field():
+    assert "chain_bombs" in config_error(preset_config(chain_bombs="yes"))
+
+
+@pytest.mark.django_db
+def test_a_config_that_is_not_an_object_is_refused():
+    assert config_error(["qq"])
+
+
+@pytest.mark.django_db
+def test_the_config_name_must_match_the_row_name():
+    assert "'x'" in config_error(preset_config(), name="y")
+
+
+@pytest.mark.django_db
+def test_admin_refuses_a_bad_config_with_the_engine_message(admin_client):
+    response = admin_client.post(
+        reverse("admin:games_rulesetconfig_add"),
+        {"name": "x", "label": "x", "config": '{"name": "x", "players": 3}'},
+    )
+
+    assert response.status_code == 200
+    assert "players must be 2 or 4" in response.content.decode()
+    assert not RuleSetConfig.objects.exists()
+
+
+@pytest.mark.django_db
+def test_admin_saves_a_valid_config(admin_client):
+    response = admin_client.post(
+        reverse("admin:games_rulesetconfig_add"),
+        {"name": "x", "label": "快速", "config": json.dumps(preset_config(max_stars=10))},
+    )
+
+    assert response.status_code == 302
+    assert RuleSetConfig.objects.get(name="x").as_rule_set().max_stars == 10

@@ -1,0 +1,1 @@
+"""Ledger models arrive with the ledger's own issue."""

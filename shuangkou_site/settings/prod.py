@@ -1,0 +1,46 @@
+"""Production: PostgreSQL and Redis from the environment, secrets required, DEBUG off."""
+
+import os
+
+import dj_database_url
+from django.core.exceptions import ImproperlyConfigured
+
+from .base import *  # noqa: F403
+from .base import env_bool, env_list, redis_channel_layer
+
+
+def required_env(name: str) -> str:
+    value = os.environ.get(name)
+    if not value:
+        raise ImproperlyConfigured(f"Set the {name} environment variable.")
+    return value
+
+
+DEBUG = False
+SECRET_KEY = required_env("DJANGO_SECRET_KEY")
+ALLOWED_HOSTS = env_list("ALLOWED_HOSTS", [])
+if not ALLOWED_HOSTS:
+    raise ImproperlyConfigured("Set ALLOWED_HOSTS (comma-separated host names).")
+
+DATABASES = {
+    "default": dj_database_url.parse(
+        required_env("DATABASE_URL"),
+        conn_max_age=int(os.environ.get("DB_CONN_MAX_AGE", "60")),
+        conn_health_checks=True,
+    )
+}
+
+REDIS_URL = required_env("REDIS_URL")
+CHANNEL_LAYERS = {"default": redis_channel_layer(REDIS_URL)}
+CELERY_BROKER_URL = REDIS_URL
+
+# TLS ends at the load balancer, which sets X-Forwarded-Proto.
+SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https")
+SECURE_SSL_REDIRECT = env_bool("SECURE_SSL_REDIRECT", True)
+# Load balancers probe health over plain HTTP inside the private network.
+SECURE_REDIRECT_EXEMPT = [r"^healthz$"]
+SESSION_COOKIE_SECURE = True
+CSRF_COOKIE_SECURE = True
+SECURE_HSTS_SECONDS = int(os.environ.get("SECURE_HSTS_SECONDS", "0"))
+SECURE_CONTENT_TYPE_NOSNIFF = True
+SECURE_REFERRER_POLICY = "same-origin"

@@ -1,0 +1,26 @@
+"""Tests (`make test`): real PostgreSQL and Redis, as in production."""
+
+import os
+
+import dj_database_url
+
+from .base import *  # noqa: F403
+from .base import DEFAULT_REDIS_URL, redis_channel_layer
+
+DEBUG = False
+
+DATABASES = {
+    "default": dj_database_url.parse(
+        os.environ.get("DATABASE_URL", "postgres://postgres@127.0.0.1:5432/shuangkou"),
+    )
+}
+
+REDIS_URL = os.environ.get("REDIS_URL", DEFAULT_REDIS_URL)
+CHANNEL_LAYERS = {"default": redis_channel_layer(REDIS_URL)}
+
+CELERY_BROKER_URL = REDIS_URL
+CELERY_TASK_ALWAYS_EAGER = True
+CELERY_TASK_EAGER_PROPAGATES = True
+
+# Hashing strength is irrelevant in tests and the default costs seconds per user.
+PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]

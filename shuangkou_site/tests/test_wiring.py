@@ -1,0 +1,42 @@
+"""The test settings talk to real PostgreSQL and Redis, and the ASGI app routes both protocols."""
+
+import pytest
+from asgiref.sync import async_to_sync
+from channels.layers import get_channel_layer
+from django.conf import settings
+from django.contrib.staticfiles import finders
+from django.db import connection
+
+from shuangkou_site import celery_app
+
+
+@pytest.mark.django_db
+def test_tests_run_against_postgresql():
+    assert connection.vendor == "postgresql"
+
+
+def test_channel_layer_round_trips_a_message_through_redis():
+    layer = get_channel_layer()
+    assert type(layer).__module__ == "channels_redis.core"
+
+    async def send_then_receive():
+        channel = await layer.new_channel()
+        await layer.send(channel, {"type": "table.event", "seq": 1})
+        return await layer.receive(channel)
+
+    assert async_to_sync(send_then_receive)() == {"type": "table.event", "seq": 1}
+
+
+def test_asgi_application_routes_http_and_websockets():
+    from shuangkou_site.asgi import application
+
+    assert set(application.application_mapping) == {"http", "websocket"}
+
+
+def test_celery_takes_its_broker_from_the_settings():
+    assert celery_app.conf.broker_url == settings.CELERY_BROKER_URL
+    assert celery_app.conf.task_always_eager is True
+
+
+def test_site_stylesheet_is_a_static_file():
+    assert finders.find("css/site.css") is not None
