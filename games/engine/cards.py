@@ -9,8 +9,8 @@ Physical cards (rank, suit, deck copy) matter only for dealing, display and the
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import dataclass
-from typing import Iterable
 
 RANK_TOKENS: tuple[str, ...] = (
     "3", "4", "5", "6", "7", "8", "9", "T", "J", "Q", "K", "A", "2", "SJ", "BJ",
@@ -137,12 +137,12 @@ class Card:
         """Display text, e.g. ``♠A`` or ``BJ``."""
         return f"{SUIT_SYMBOLS[self.suit]}{self.token}" if self.suit else self.token
 
-    def twin(self) -> "Card":
+    def twin(self) -> Card:
         """The same rank and suit from the other deck (RULES §2)."""
         return Card(self.rank, self.suit, 1 - self.copy)
 
     @classmethod
-    def from_code(cls, code: str) -> "Card":
+    def from_code(cls, code: str) -> Card:
         try:
             copy = int(code[-1])
             body = code[:-1]

@@ -13,13 +13,22 @@ de-duplicating them is cheap; :func:`cards.unpack` gives the counts back.
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from itertools import combinations_with_replacement, product
-from typing import Iterator
 
-from .cards import BIG_JOKER, PACK_UNIT, SMALL_JOKER, TWO, Counts, pack
+from .cards import BIG_JOKER, PACK_UNIT, SMALL_JOKER, TWO, Counts
 from .patterns import (
-    CHAIN_TOP, CHAINS, GROUP_ORDINARY, MIN_BOMB, PAIR, SINGLE, TRIPLE, Reading,
-    beats, bomb_power, chain_bomb_windows, joker_only_reading,
+    CHAIN_TOP,
+    CHAINS,
+    MIN_BOMB,
+    PAIR,
+    SINGLE,
+    TRIPLE,
+    Reading,
+    beats,
+    bomb_power,
+    chain_bomb_windows,
+    joker_only_reading,
 )
 from .rulesets import RuleSet
 
@@ -120,7 +129,6 @@ def _templates(hand: _Hand, over: Reading | None, rules: RuleSet) -> Iterator[Te
     """Playable templates (and ready sets of cards, as ints) whose plays lead, or
     beat ``over``: when following, only the same type and size, and bombs above."""
     counts = hand.counts
-    wilds = hand.wilds
     yield from _joker_plays(counts, over, rules)
 
     if over is None:
@@ -129,7 +137,7 @@ def _templates(hand: _Hand, over: Reading | None, rules: RuleSet) -> Iterator[Te
                 yield PACK_UNIT[rank]
         for kind in (PAIR, TRIPLE):
             yield from _fixed_sets(hand, kind, -1)
-        for kind, width, shortest in CHAINS:
+        for _kind, width, shortest in CHAINS:
             for length in range(shortest, CHAIN_TOP + 2):
                 if length * width > hand.size:
                     break
@@ -152,7 +160,6 @@ def _templates(hand: _Hand, over: Reading | None, rules: RuleSet) -> Iterator[Te
             yield from _any_chain_bombs(hand, over, rules)
         else:
             yield from _regular_chain_bombs(hand, over, rules)
-    del wilds
 
 
 def _joker_plays(counts: Counts, over: Reading | None, rules: RuleSet) -> Iterator[int]:
@@ -278,11 +285,3 @@ def _chain_level(naturals: tuple[int, ...], used: int, size: int) -> tuple[int, 
         level += 1
     return level, True
 
-
-def moves_text(hand: Counts, over: Reading | None, rules: RuleSet) -> list[str]:
-    from .cards import format_cards, unpack
-
-    return sorted(format_cards(unpack(move)) for move in legal_moves(hand, over, rules))
-
-
-__all__ = ["legal_moves", "has_beating_play", "moves_text", "pack", "GROUP_ORDINARY"]

@@ -7,8 +7,9 @@ names the field; :meth:`RuleSet.to_dict` gives back the same JSON.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, fields
-from typing import Any, Callable
+from typing import Any
 
 from .cards import RANK_INDEX
 
@@ -79,7 +80,7 @@ class RuleSet:
     escape_compensation_percent: int
 
     @classmethod
-    def from_dict(cls, data: Any) -> "RuleSet":
+    def from_dict(cls, data: Any) -> RuleSet:
         if not isinstance(data, dict):
             raise RuleSetError("a rule set must be a JSON object")
         known = {spec.name for spec in fields(cls)}
@@ -100,7 +101,7 @@ class RuleSet:
     def to_dict(self) -> dict[str, Any]:
         return {spec.name: _to_json(getattr(self, spec.name)) for spec in fields(self)}
 
-    def replace(self, **changes: Any) -> "RuleSet":
+    def replace(self, **changes: Any) -> RuleSet:
         """A copy with some fields changed, validated like JSON input."""
         data = self.to_dict()
         data.update({key: _to_json(value) for key, value in changes.items()})
