@@ -12,10 +12,12 @@ from collections.abc import Callable
 from typing import Any, TextIO
 
 from .cards import CardError, Counts, format_cards, parse_cards, unpack
+from .game import Game, GameError
 from .moves import legal_moves
 from .patterns import Reading, best_beating, classify
 from .presets import DEFAULT_RULESET, PRESETS
 from .rulesets import RuleSet, RuleSetError
+from .scoring import bomb_record, score_places, score_tcy
 
 
 class RequestError(ValueError):
@@ -104,14 +106,77 @@ def _moves(request: dict, rules: RuleSet) -> dict:
     return {"moves": sorted(format_cards(unpack(move)) for move in moves)}
 
 
-def _not_yet(request: dict, rules: RuleSet) -> dict:
-    raise RequestError(f"op {request['op']!r} arrives with the game engine; not available yet")
+def _score(request: dict, rules: RuleSet) -> dict:
+    """Score a game from its finishing order and bombs (RULES §6, §9, §11)."""
+    finish = request.get("finish")
+    seats = list(range(rules.players))
+    if not isinstance(finish, list) or sorted(finish) != seats:
+        raise RequestError(f"'finish' must list every seat {seats} once, in the order out")
+    bombs = []
+    for index, bomb in enumerate(request.get("bombs") or []):
+        if not isinstance(bomb, dict) or bomb.get("seat") not in seats:
+            raise RequestError(f"bombs[{index}] must be {{\"seat\": 0…{seats[-1]}, \"cards\": …}}")
+        reading = classify(_cards(bomb, "cards"), rules)
+        if reading is None or not reading.is_bomb:
+            raise RequestError(f"bombs[{index}] is not a bomb: {bomb['cards']}")
+        bombs.append(bomb_record(bomb["seat"], reading))
+    if rules.players == 2:
+        cards_left = request.get("cards_left")
+        if isinstance(cards_left, bool) or not isinstance(cards_left, int) or cards_left < 1:
+            raise RequestError("'cards_left' (the loser's cards, ≥ 1) is required for two players")
+        result = score_tcy(rules, finish[0], cards_left, bombs, _whole(request, "stake", 1),
+                           bool(request.get("coins", False)))
+    else:
+        result = score_places(rules, finish, bombs)
+    return {"kou": result.kou, "multiplier": result.multiplier, "scores": result.scores,
+            "contributions": result.contributions}
+
+
+def _whole(request: dict, key: str, default: int) -> int:
+    value = request.get(key, default)
+    if isinstance(value, bool) or not isinstance(value, int) or value < 1:
+        raise RequestError(f"{key!r} must be a whole number ≥ 1")
+    return value
+
+
+def _game(request: dict, rules: RuleSet) -> dict:
+    """Play a whole game from given hands, auto-pass off (RULES §11)."""
+    hands = request.get("hands")
+    if not isinstance(hands, list) or not all(isinstance(hand, str) for hand in hands):
+        raise RequestError("'hands' must be a list of card strings, one per seat")
+    leader = request.get("leader")
+    if isinstance(leader, bool) or not isinstance(leader, int):
+        raise RequestError("'leader' must be a seat number")
+    actions = request.get("actions")
+    if not isinstance(actions, list):
+        raise RequestError("'actions' must be a list of [seat, cards or \"pass\"]")
+    try:
+        game = Game.from_hands(rules, hands, leader, auto_pass=False)
+    except GameError as error:
+        raise RequestError(str(error)) from None
+    for index, action in enumerate(actions):
+        try:
+            if not isinstance(action, list) or len(action) != 2 \
+                    or not isinstance(action[1], str):
+                raise GameError("an action must be [seat, cards] or [seat, \"pass\"]")
+            seat, cards = action
+            if cards.strip().lower() == "pass":
+                game.pass_turn(seat)
+            else:
+                game.play(seat, cards)
+        except GameError as error:
+            return {"error": str(error), "at": index}
+    if game.result is not None:
+        result = game.result
+        return {"ended": True, "finish": result.finish, "kou": result.kou,
+                "multiplier": result.multiplier, "scores": result.scores}
+    return {"ended": False, "finish": game.finish, "turn": game.turn}
 
 
 _HANDLERS: dict[str, Callable[[dict, RuleSet], dict]] = {
     "classify": _classify,
     "beats": _beats,
     "moves": _moves,
-    "score": _not_yet,
-    "game": _not_yet,
+    "score": _score,
+    "game": _game,
 }

@@ -1,0 +1,94 @@
+"""The 托管 move (RULES §10): what the system plays for a timed-out,
+disconnected or 托管 seat. It sees only that seat's hand and the public table.
+
+Leading: the smallest single card. Following: a pass when the partner is
+winning the trick or the play to beat is a bomb; otherwise the smallest play of
+the same type and size that beats it, never a bomb, else a pass.
+"""
+
+from __future__ import annotations
+
+from .cards import BIG_JOKER, SMALL_JOKER, TWO, Counts
+from .patterns import CHAIN_TOP, CHAIN_WIDTH, PAIR, SINGLE, TRIPLE, Reading, joker_only_reading
+from .rulesets import RuleSet
+
+_FIXED = {SINGLE: 1, PAIR: 2, TRIPLE: 3}
+
+
+def trustee_move(hand: Counts, current: Reading | None, partner_winning: bool,
+                 rules: RuleSet) -> Counts | None:
+    """The cards to play, or None to pass."""
+    if current is None:
+        return _smallest_single(hand)
+    if partner_winning or current.is_bomb:
+        return None
+    if current.kind in _FIXED:
+        return _smallest_set(hand, _FIXED[current.kind], current, rules)
+    return _smallest_run(hand, CHAIN_WIDTH[current.kind], current.length, current.rank, rules)
+
+
+def _smallest_single(hand: Counts) -> Counts | None:
+    for rank, count in enumerate(hand):
+        if count:
+            return _only(rank, 1)
+    return None
+
+
+def _only(rank: int, count: int) -> Counts:
+    cards = [0] * len(_EMPTY)
+    cards[rank] = count
+    return tuple(cards)
+
+
+_EMPTY = (0,) * (BIG_JOKER + 1)
+
+
+def _wild_ranks(hand: Counts, rules: RuleSet) -> list[int]:
+    """Wildcards in the order the bot spends them: the small joker first."""
+    wilds = []
+    if rules.small_joker_wild:
+        wilds += [SMALL_JOKER] * hand[SMALL_JOKER]
+    if rules.big_joker_wild:
+        wilds += [BIG_JOKER] * hand[BIG_JOKER]
+    return wilds
+
+
+def _smallest_set(hand: Counts, need: int, current: Reading, rules: RuleSet) -> Counts | None:
+    wilds = _wild_ranks(hand, rules)
+    for rank in range(current.rank + 1, TWO + 1):
+        have = hand[rank]
+        if have and have + len(wilds) >= need:
+            cards = list(_only(rank, min(have, need)))
+            for joker in wilds[: need - min(have, need)]:
+                cards[joker] += 1
+            return tuple(cards)
+    # Jokers alone: singles and pairs of jokers, smallest first.
+    options = []
+    for small in range(hand[SMALL_JOKER] + 1):
+        big = need - small
+        if 0 <= big <= hand[BIG_JOKER]:
+            reading = joker_only_reading(small, big, rules)
+            if reading and reading.kind == current.kind and reading.rank > current.rank:
+                options.append((reading.rank, big, small))
+    if not options:
+        return None
+    _, big, small = min(options)
+    cards = [0] * len(_EMPTY)
+    cards[SMALL_JOKER], cards[BIG_JOKER] = small, big
+    return tuple(cards)
+
+
+def _smallest_run(hand: Counts, width: int, length: int, above: int,
+                  rules: RuleSet) -> Counts | None:
+    wilds = _wild_ranks(hand, rules)
+    for start in range(max(0, above - length + 2), CHAIN_TOP - length + 2):
+        cards = [0] * len(_EMPTY)
+        missing = 0
+        for rank in range(start, start + length):
+            cards[rank] = min(width, hand[rank])
+            missing += width - cards[rank]
+        if missing <= len(wilds):
+            for joker in wilds[:missing]:
+                cards[joker] += 1
+            return tuple(cards)
+    return None

@@ -1,0 +1,514 @@
+"""A whole game as a state machine over events (RULES §2, §3, §6, §9, §10).
+
+Every accepted action returns the events it caused; the state is the fold of
+the event log, so replaying the log rebuilds the identical state. An illegal
+action raises :class:`GameError` before any event is written: it changes
+nothing. Events and state are plain JSON.
+"""
+
+from __future__ import annotations
+
+import random
+from typing import Any
+
+from .bot import trustee_move
+from .cards import (
+    FULL_DECK,
+    RANK_COUNT,
+    RANK_TOKENS,
+    CardError,
+    Counts,
+    check_possible,
+    counts_of,
+    parse_cards,
+)
+from .moves import has_beating_play
+from .patterns import Reading, best_beating
+from .records import reading_from_dict, reading_to_dict
+from .rulesets import RuleSet
+from .scoring import (
+    BombRecord,
+    Result,
+    bomb_record,
+    score_escape,
+    score_places,
+    score_tcy,
+)
+
+HAND_SIZE = 27
+TIMEOUTS_BEFORE_TRUSTEE = 3
+TIMEOUT_WARNING = "请注意，你已经超时 {count} 次了，超时三次，系统将自动托管游戏"
+_CARD_BY_CODE = {card.code: card for card in FULL_DECK}
+
+
+class GameError(ValueError):
+    """An action the rules refuse; the game is unchanged."""
+
+
+def _sort_key(code: str) -> tuple:
+    card = _CARD_BY_CODE[code]
+    return (card.rank, card.suit or "", card.copy)
+
+
+class Game:
+    """One game. Build it with :meth:`deal`, :meth:`from_hands` or :meth:`replay`."""
+
+    def __init__(self) -> None:
+        self.events: list[dict] = []
+        self.rules: RuleSet | None = None
+        self.players: list[Any] = []
+        self.hands: list[list[str]] = []  # physical card codes by seat, sorted
+        self.counts: list[Counts] = []
+        self.seed: Any = None
+        self.stake = 1
+        self.coins = False
+        self.auto_pass = True
+        self.escape_mode = "end_game"
+        self.status = "dealt"
+        self.revealed: dict | None = None
+        self.swapped: list[int] | None = None
+        self.leader: int | None = None  # who led the current trick
+        self.turn: int | None = None
+        self.current: dict | None = None  # the play to beat: seat, cards, reading
+        self._current_reading: Reading | None = None
+        self.passes = 0  # passes since the current play
+        self.trick: list[dict] = []  # this trick's plays and passes, for the table
+        self.finish: list[int] = []
+        self.bombs: list[BombRecord] = []
+        self.trustee: list[bool] = []
+        self.timeouts: list[int] = []
+        self.escaped: list[int] = []
+        self.plays = 0
+        self.result: Result | None = None
+
+    # --- construction ---------------------------------------------------------
+
+    @classmethod
+    def deal(cls, rules: RuleSet, players: list[Any], seed: int | str,
+             previous: dict | None = None, *, stake: int = 1, coins: bool = False,
+             escape_mode: str | None = None) -> Game:
+        """Shuffle with ``seed``, deal 27 each and settle the first lead by the rule
+        set's rule (RULES §2, §9). ``previous`` is the last game at this table:
+        ``{"first_out": player, "kou": "double" | "single" | "draw"}``."""
+        if len(players) != rules.players or len(set(map(str, players))) != len(players):
+            raise GameError(f"{rules.name} needs {rules.players} different players")
+        rng = random.Random(f"{seed}")
+        deck = [card.code for card in FULL_DECK]
+        rng.shuffle(deck)
+        hands = [deck[seat * HAND_SIZE:(seat + 1) * HAND_SIZE] for seat in range(rules.players)]
+        game = cls()
+        game._emit({"type": "deal", "rules": rules.to_dict(), "players": list(players),
+                    "hands": hands, "seed": seed, "stake": stake, "coins": coins,
+                    "auto_pass": rules.auto_pass, "escape_mode": escape_mode or rules.escape_mode})
+        game._first_lead(rng, previous)
+        return game
+
+    @classmethod
+    def from_hands(cls, rules: RuleSet, hands: list[str | list[str]], leader: int, *,
+                   auto_pass: bool | None = None, players: list[Any] | None = None) -> Game:
+        """A game from given rank-only hands by seat (after any 明牌 swap), with
+        ``leader`` on lead: for tests and the ``game`` protocol op (RULES §11)."""
+        if len(hands) != rules.players:
+            raise GameError(f"{rules.name} needs {rules.players} hands")
+        if not 0 <= leader < rules.players:
+            raise GameError(f"leader must be a seat from 0 to {rules.players - 1}")
+        try:
+            counts = [parse_cards(hand) for hand in hands]
+            check_possible([sum(column) for column in zip(*counts)])
+        except CardError as error:
+            raise GameError(str(error)) from None
+        pool: dict[int, list[str]] = {}
+        for card in FULL_DECK:
+            pool.setdefault(card.rank, []).append(card.code)
+        physical = [[pool[rank].pop(0) for rank in range(RANK_COUNT) for _ in range(hand[rank])]
+                    for hand in counts]
+        game = cls()
+        game._emit({"type": "deal", "rules": rules.to_dict(),
+                    "players": players or list(range(rules.players)), "hands": physical,
+                    "seed": None, "stake": 1, "coins": False,
+                    "auto_pass": rules.auto_pass if auto_pass is None else auto_pass,
+                    "escape_mode": rules.escape_mode})
+        game._emit({"type": "first_lead", "seat": leader, "reason": "given"})
+        return game
+
+    @classmethod
+    def replay(cls, events: list[dict]) -> Game:
+        """The state after ``events``: the fold of the log."""
+        game = cls()
+        for event in events:
+            game._apply(event)
+            game.events.append(event)
+        return game
+
+    def _first_lead(self, rng: random.Random, previous: dict | None) -> None:
+        rule = self.rules.first_lead
+        winner_seat = None
+        if previous and previous.get("first_out") is not None:
+            keys = [str(player) for player in self.players]
+            if str(previous["first_out"]) in keys:
+                winner_seat = keys.index(str(previous["first_out"]))
+        dealt = [code for hand in self.hands for code in hand]
+        if rule == "reveal_after_double" and winner_seat is not None \
+                and previous.get("kou") != "double":
+            self._emit({"type": "first_lead", "seat": winner_seat, "reason": "previous_first_out"})
+        elif rule == "random_then_winner" and winner_seat is not None:
+            self._emit({"type": "first_lead", "seat": winner_seat, "reason": "previous_first_out"})
+        elif rule in ("random_card", "random_then_winner"):
+            code = dealt[rng.randrange(len(dealt))]
+            self._emit({"type": "first_lead", "seat": self._holder(code), "reason": "random_card",
+                        "card": code})
+        else:
+            self._reveal(dealt[rng.randrange(len(dealt))])
+
+    def _reveal(self, code: str) -> None:
+        """明牌 (RULES §2): its holder leads; the twin's holder becomes the partner,
+        swapping seats with the player opposite the leader."""
+        leader = self._holder(code)
+        twin = _CARD_BY_CODE[code].twin().code
+        twin_holder = self._holder(twin)
+        self._emit({"type": "reveal", "card": code, "holder": leader, "twin": twin,
+                    "twin_holder": twin_holder})
+        if self.rules.players == 4:
+            opposite = (leader + 2) % 4
+            if twin_holder not in (leader, opposite):
+                self._emit({"type": "swap", "seats": sorted((twin_holder, opposite))})
+        self._emit({"type": "first_lead", "seat": leader, "reason": "reveal"})
+
+    def _holder(self, code: str) -> int:
+        return next(seat for seat, hand in enumerate(self.hands) if code in hand)
+
+    # --- actions ----------------------------------------------------------------
+
+    def play(self, seat: int, cards: str | list[str], reading: dict | None = None, *,
+             by: str = "player") -> list[dict]:
+        """Play ``cards`` (rank text like ``"5 5 BJ"`` or physical codes like
+        ``["5S0", "5H1", "BJ0"]``); ``reading`` optionally names the intended
+        reading (``{"type": "straight", "rank": "9"}``), which must be the one the
+        rules record (RULES §4.1)."""
+        self._check_turn(seat)
+        codes = self._pick_cards(seat, cards)
+        counts = counts_of(_CARD_BY_CODE[code] for code in codes)
+        found = best_beating(counts, self._current_reading, self.rules)
+        if found is None:
+            if best_beating(counts, None, self.rules) is None:
+                raise GameError(f"{_ranks_text(counts)} is not a valid pattern")
+            raise GameError(f"{_ranks_text(counts)} does not beat "
+                            f"{self.current['reading']['text']}")
+        recorded = reading_to_dict(found, counts, self.rules)
+        if reading is not None:
+            for key in ("type", "rank"):
+                if key in reading and reading[key] != recorded.get(key):
+                    raise GameError(f"{_ranks_text(counts)} is read as {recorded['text']}, "
+                                    f"not as the {key} {reading[key]!r} asked for")
+        mark = len(self.events)
+        self._emit({"type": "play", "seat": seat, "cards": codes, "reading": recorded, "by": by})
+        self._after_action(seat)
+        return self.events[mark:]
+
+    def pass_turn(self, seat: int, *, by: str = "player") -> list[dict]:
+        self._check_turn(seat)
+        if self.current is None:
+            raise GameError("you are on lead: a pass is not allowed, play any pattern")
+        mark = len(self.events)
+        self._emit({"type": "pass", "seat": seat, "by": by})
+        self._after_action(seat)
+        return self.events[mark:]
+
+    def bot_turn(self, *, by: str = "bot") -> list[dict]:
+        """Apply the 托管 move for the seat to act (RULES §10)."""
+        if self.status != "playing":
+            raise GameError("the game is over")
+        seat = self.turn
+        cards = self.trustee_cards(seat)
+        if cards is None:
+            return self.pass_turn(seat, by=by)
+        return self.play(seat, _ranks_text(cards), by=by)
+
+    def trustee_cards(self, seat: int) -> Counts | None:
+        """What the 托管 move would play for ``seat`` now (None: pass)."""
+        partner_winning = (self.current is not None and self.rules.players == 4
+                           and self.current["seat"] % 2 == seat % 2
+                           and self.current["seat"] != seat)
+        return trustee_move(self.counts[seat], self._current_reading, partner_winning,
+                            self.rules)
+
+    def timeout(self, seat: int) -> list[dict]:
+        """The turn timer ran out: warn, play the 托管 move; the third time the seat
+        goes into 托管 (RULES §10)."""
+        self._check_turn(seat)
+        mark = len(self.events)
+        count = self.timeouts[seat] + 1
+        self._emit({"type": "timeout", "seat": seat, "count": count,
+                    "message": TIMEOUT_WARNING.format(count=count)})
+        if count >= TIMEOUTS_BEFORE_TRUSTEE and not self.trustee[seat]:
+            self._emit({"type": "trustee", "seat": seat, "on": True, "reason": "timeouts"})
+        self.bot_turn(by="timeout")
+        return self.events[mark:]
+
+    def set_trustee(self, seat: int, on: bool, reason: str = "player") -> list[dict]:
+        """托管 on or off (a player's toggle, a disconnect, a reconnect)."""
+        self._check_seat(seat)
+        if self.status != "playing":
+            raise GameError("the game is over")
+        if not on and seat in self.escaped:
+            raise GameError("a seat that escaped stays in 托管 to the end")
+        if self.trustee[seat] == on:
+            return []
+        return [self._emit({"type": "trustee", "seat": seat, "on": on, "reason": reason})]
+
+    def escape(self, seat: int) -> list[dict]:
+        """Leaving a running game on purpose (逃跑, RULES §10)."""
+        self._check_seat(seat)
+        if self.status != "playing":
+            raise GameError("the game is over")
+        if seat in self.escaped:
+            raise GameError("this seat has already left the game")
+        mark = len(self.events)
+        self._emit({"type": "escape", "seat": seat, "mode": self.escape_mode})
+        if self.escape_mode == "end_game":
+            result = score_escape(self.rules, seat, self._finish_now(), self.bombs,
+                                  self.rules.players, self.stake, self.coins)
+            self._emit({"type": "end", "result": result.to_dict()})
+        elif not self.trustee[seat]:
+            self._emit({"type": "trustee", "seat": seat, "on": True, "reason": "escape"})
+        return self.events[mark:]
+
+    # --- checks -------------------------------------------------------------------
+
+    def _check_seat(self, seat: Any) -> None:
+        if isinstance(seat, bool) or not isinstance(seat, int) \
+                or not 0 <= seat < len(self.hands):
+            raise GameError(f"no seat {seat!r} at this table")
+
+    def _check_turn(self, seat: Any) -> None:
+        self._check_seat(seat)
+        if self.status != "playing":
+            raise GameError("the game is over")
+        if seat != self.turn:
+            raise GameError(f"it is seat {self.turn}'s turn, not seat {seat}'s")
+
+    def _pick_cards(self, seat: int, cards: str | list[str]) -> list[str]:
+        """Physical cards for a play: codes as given, or rank text resolved to the
+        seat's own cards of those ranks."""
+        hand = self.hands[seat]
+        if isinstance(cards, list) and cards and all(
+                isinstance(code, str) and code in _CARD_BY_CODE for code in cards):
+            if len(set(cards)) != len(cards) or any(code not in hand for code in cards):
+                raise GameError("you do not hold all of those cards")
+            return sorted(cards, key=_sort_key)
+        try:
+            wanted = parse_cards(cards)
+        except CardError as error:
+            raise GameError(str(error)) from None
+        if not any(wanted):
+            raise GameError("a play needs at least one card")
+        picked = []
+        for rank, count in enumerate(wanted):
+            if count:
+                own = [code for code in hand if _CARD_BY_CODE[code].rank == rank]
+                if len(own) < count:
+                    raise GameError(f"you do not hold {count} × {RANK_TOKENS[rank]}")
+                picked += own[:count]
+        return picked
+
+    # --- the flow after a play or pass ---------------------------------------------
+
+    def _after_action(self, seat: int) -> None:
+        if self.current is not None and self.current["seat"] == seat \
+                and not any(self.counts[seat]):
+            self._emit({"type": "out", "seat": seat, "place": len(self.finish) + 1})
+            if self._decided():
+                self._emit({"type": "end", "result": self._score().to_dict()})
+                return
+        while True:
+            if self._trick_over():
+                winner = self.current["seat"]
+                # 接风: the lead passes to the partner of a player who went out (RULES §3).
+                leader = winner if any(self.counts[winner]) else (winner + 2) % 4
+                self._emit({"type": "trick", "winner": winner, "leader": leader})
+                return
+            turn = self.turn
+            if not (self.auto_pass and self.current is not None and turn != self.current["seat"]
+                    and not has_beating_play(self.counts[turn], self._current_reading,
+                                             self.rules)):
+                return
+            self._emit({"type": "pass", "seat": turn, "by": "auto"})
+
+    def _trick_over(self) -> bool:
+        if self.current is None:
+            return False
+        winner = self.current["seat"]
+        others = sum(1 for seat, hand in enumerate(self.counts) if seat != winner and any(hand))
+        return self.passes >= others
+
+    def _decided(self) -> bool:
+        if self.rules.players == 2:
+            return len(self.finish) >= 1
+        teams = [seat % 2 for seat in self.finish]
+        return teams.count(0) == 2 or teams.count(1) == 2
+
+    def _finish_now(self) -> list[int]:
+        """Places so far, then the others in playing order after the last one out."""
+        players = self.rules.players
+        start = self.finish[-1] if self.finish else (self.turn if self.turn is not None else 0) - 1
+        rest = [(start + step) % players for step in range(1, players + 1)]
+        return self.finish + [seat for seat in rest if seat not in self.finish]
+
+    def _score(self) -> Result:
+        finish = self._finish_now()
+        if self.rules.players == 2:
+            winner = finish[0]
+            return score_tcy(self.rules, winner, sum(self.counts[1 - winner]), self.bombs,
+                             self.stake, self.coins)
+        return score_places(self.rules, finish, self.bombs)
+
+    # --- events: write and fold --------------------------------------------------------
+
+    def _emit(self, event: dict) -> dict:
+        event = {"seq": len(self.events) + 1, **event}
+        self._apply(event)
+        self.events.append(event)
+        return event
+
+    def _apply(self, event: dict) -> None:
+        getattr(self, "_on_" + event["type"])(event)
+
+    def _on_deal(self, event: dict) -> None:
+        self.rules = RuleSet.from_dict(event["rules"])
+        self.players = list(event["players"])
+        self.hands = [sorted(hand, key=_sort_key) for hand in event["hands"]]
+        self.counts = [counts_of(_CARD_BY_CODE[code] for code in hand) for hand in self.hands]
+        self.seed = event["seed"]
+        self.stake = event["stake"]
+        self.coins = event["coins"]
+        self.auto_pass = event["auto_pass"]
+        self.escape_mode = event["escape_mode"]
+        seats = len(self.hands)
+        self.trustee = [False] * seats
+        self.timeouts = [0] * seats
+
+    def _on_reveal(self, event: dict) -> None:
+        self.revealed = {key: event[key] for key in ("card", "holder", "twin", "twin_holder")}
+
+    def _on_swap(self, event: dict) -> None:
+        a, b = event["seats"]
+        self.swapped = [a, b]
+        self.players[a], self.players[b] = self.players[b], self.players[a]
+        self.hands[a], self.hands[b] = self.hands[b], self.hands[a]
+        self.counts[a], self.counts[b] = self.counts[b], self.counts[a]
+
+    def _on_first_lead(self, event: dict) -> None:
+        self.status = "playing"
+        self.leader = self.turn = event["seat"]
+
+    def _on_play(self, event: dict) -> None:
+        seat = event["seat"]
+        hand = self.hands[seat]
+        for code in event["cards"]:
+            hand.remove(code)
+        played = counts_of(_CARD_BY_CODE[code] for code in event["cards"])
+        self.counts[seat] = tuple(have - gone for have, gone in zip(self.counts[seat], played))
+        reading = reading_from_dict(event["reading"], self.rules)
+        self.current = {"seat": seat, "cards": event["cards"], "reading": event["reading"]}
+        self._current_reading = reading
+        if reading.is_bomb:
+            self.bombs.append(bomb_record(seat, reading))
+        self.passes = 0
+        self.plays += 1
+        self.trick.append({"seat": seat, "action": "play", "cards": event["cards"],
+                           "reading": event["reading"], "by": event["by"]})
+        self.turn = self._next_seat(seat)
+
+    def _on_pass(self, event: dict) -> None:
+        seat = event["seat"]
+        self.passes += 1
+        self.trick.append({"seat": seat, "action": "pass", "by": event["by"]})
+        self.turn = self._next_seat(seat)
+
+    def _on_out(self, event: dict) -> None:
+        self.finish.append(event["seat"])
+
+    def _on_trick(self, event: dict) -> None:
+        self.current = None
+        self._current_reading = None
+        self.passes = 0
+        self.trick = []
+        self.leader = self.turn = event["leader"]
+
+    def _on_timeout(self, event: dict) -> None:
+        self.timeouts[event["seat"]] = event["count"]
+
+    def _on_trustee(self, event: dict) -> None:
+        self.trustee[event["seat"]] = event["on"]
+
+    def _on_escape(self, event: dict) -> None:
+        self.escaped.append(event["seat"])
+
+    def _on_end(self, event: dict) -> None:
+        self.status = "ended"
+        self.turn = None
+        self.result = Result.from_dict(event["result"])
+
+    def _next_seat(self, seat: int) -> int | None:
+        seats = len(self.hands)
+        for step in range(1, seats + 1):
+            candidate = (seat + step) % seats
+            if any(self.counts[candidate]):
+                return candidate
+        return None
+
+    # --- views ----------------------------------------------------------------------------
+
+    def view(self, seat: int | None = None) -> dict:
+        """What ``seat`` may see (its own hand, the others' counts, the table and
+        the history); ``None`` is a spectator, who sees no hand (RULES §11, GUIDE)."""
+        return {
+            "seq": len(self.events),
+            "status": self.status,
+            "rules": self.rules.name,
+            "players": self.players,
+            "seat": seat,
+            "hand": list(self.hands[seat]) if seat is not None else None,
+            "hand_counts": [len(hand) for hand in self.hands],
+            "turn": self.turn,
+            "leader": self.leader,
+            "current": self.current,
+            "trick": self.trick,
+            "finish": self.finish,
+            "trustee": self.trustee,
+            "timeouts": self.timeouts,
+            "revealed": self.revealed,
+            "swapped": self.swapped,
+            "escaped": self.escaped,
+            "result": self.result.to_dict() if self.result else None,
+            "history": [event_for(event, seat) for event in self.events],
+        }
+
+    def state(self) -> dict:
+        """The whole state as JSON, hands included (for audits and replay checks)."""
+        view = self.view(None)
+        view.pop("history")
+        view.update(hands=[list(hand) for hand in self.hands], passes=self.passes,
+                    bombs=[vars_of(bomb) for bomb in self.bombs], plays=self.plays,
+                    seed=self.seed, stake=self.stake, coins=self.coins,
+                    auto_pass=self.auto_pass, escape_mode=self.escape_mode)
+        return view
+
+
+def vars_of(bomb: BombRecord) -> dict:
+    return {"seat": bomb.seat, "kind": bomb.kind, "stars": bomb.stars, "size": bomb.size,
+            "rank": RANK_TOKENS[bomb.rank]}
+
+
+def event_for(event: dict, seat: int | None) -> dict:
+    """An event as a seat or a spectator may see it. The deal keeps only the card
+    counts: each seat's own cards reach it through its view (RULES §11, GUIDE)."""
+    if event["type"] != "deal":
+        return event
+    public = {key: value for key, value in event.items() if key not in ("hands", "seed")}
+    public["hand_counts"] = [len(hand) for hand in event["hands"]]
+    return public
+
+
+def _ranks_text(counts: Counts) -> str:
+    return " ".join(token for token, count in zip(RANK_TOKENS, counts) for _ in range(count))
