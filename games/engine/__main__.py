@@ -1,8 +1,14 @@
-"""``python -m games.engine``: answer the JSON-lines protocol of RULES §11."""
+"""``python -m games.engine``: answer the JSON-lines protocol of RULES §11;
+``python -m games.engine simulate …``: play and check whole games with bots."""
 
 import sys
 
 from .protocol import serve
 
 if __name__ == "__main__":
-    serve(sys.stdin, sys.stdout)
+    if sys.argv[1:2] == ["simulate"]:
+        from .simulate import main
+
+        main(sys.argv[2:])
+    else:
+        serve(sys.stdin, sys.stdout)

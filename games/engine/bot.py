@@ -8,8 +8,18 @@ the same type and size that beats it, never a bomb, else a pass.
 
 from __future__ import annotations
 
-from .cards import BIG_JOKER, SMALL_JOKER, TWO, Counts
-from .patterns import CHAIN_TOP, CHAIN_WIDTH, PAIR, SINGLE, TRIPLE, Reading, joker_only_reading
+from .cards import BIG_JOKER, SMALL_JOKER, TWO, Counts, unpack
+from .moves import legal_moves
+from .patterns import (
+    CHAIN_TOP,
+    CHAIN_WIDTH,
+    PAIR,
+    SINGLE,
+    TRIPLE,
+    Reading,
+    best_beating,
+    joker_only_reading,
+)
 from .rulesets import RuleSet
 
 _FIXED = {SINGLE: 1, PAIR: 2, TRIPLE: 3}
@@ -92,3 +102,47 @@ def _smallest_run(hand: Counts, width: int, length: int, above: int,
                 cards[joker] += 1
             return tuple(cards)
     return None
+
+
+def simple_player_move(hand: Counts, current: Reading | None, partner_winning: bool,
+                       opponent_cards: int, rules: RuleSet, rng) -> Counts | None:
+    """A livelier bot for the simulator and for bots at tables: it leads runs,
+    pairs and triples of its lowest rank, and bombs an opponent who is winning
+    the trick when that opponent is low on cards (or now and then)."""
+    if current is None:
+        return _lowest_group(hand, rules) or _smallest_single(hand)
+    if partner_winning:
+        return None
+    if not current.is_bomb:
+        same = trustee_move(hand, current, False, rules)
+        if same is not None:
+            return same
+    if opponent_cards <= 8 or rng.random() < 0.3:
+        return _smallest_bomb(hand, current, rules)
+    return None
+
+
+def _lowest_group(hand: Counts, rules: RuleSet) -> Counts | None:
+    """All copies of the lowest rank held fewer than four times, or a straight
+    of five starting there when it is a lone card."""
+    for rank in range(TWO + 1):
+        count = hand[rank]
+        if not count or count >= 4:
+            continue
+        if count == 1 and rank + 4 <= CHAIN_TOP and all(hand[r] for r in range(rank, rank + 5)):
+            cards = [0] * len(_EMPTY)
+            for r in range(rank, rank + 5):
+                cards[r] = 1
+            return tuple(cards)
+        return _only(rank, count)
+    return None
+
+
+def _smallest_bomb(hand: Counts, current: Reading, rules: RuleSet) -> Counts | None:
+    best = None
+    for move in legal_moves(hand, current, rules):
+        cards = unpack(move)
+        reading = best_beating(cards, current, rules)
+        if reading is not None and reading.is_bomb and (best is None or reading.power < best[0]):
+            best = (reading.power, cards)
+    return best[1] if best else None

@@ -11,7 +11,7 @@ from __future__ import annotations
 import random
 from typing import Any
 
-from .bot import trustee_move
+from .bot import simple_player_move, trustee_move
 from .cards import (
     FULL_DECK,
     RANK_COUNT,
@@ -214,23 +214,32 @@ class Game:
         self._after_action(seat)
         return self.events[mark:]
 
-    def bot_turn(self, *, by: str = "bot") -> list[dict]:
-        """Apply the 托管 move for the seat to act (RULES §10)."""
+    def bot_turn(self, *, by: str = "bot", rng: random.Random | None = None) -> list[dict]:
+        """Apply the 托管 move for the seat to act (RULES §10); with ``rng``, the
+        livelier bot of :func:`bot.simple_player_move` instead."""
         if self.status != "playing":
             raise GameError("the game is over")
         seat = self.turn
-        cards = self.trustee_cards(seat)
+        if rng is None:
+            cards = self.trustee_cards(seat)
+        else:
+            opponents = [len(hand) for other, hand in enumerate(self.hands)
+                         if other % 2 != seat % 2 or self.rules.players == 2 and other != seat]
+            cards = simple_player_move(self.counts[seat], self._current_reading,
+                                       self._partner_winning(seat), min(opponents),
+                                       self.rules, rng)
         if cards is None:
             return self.pass_turn(seat, by=by)
         return self.play(seat, _ranks_text(cards), by=by)
 
     def trustee_cards(self, seat: int) -> Counts | None:
         """What the 托管 move would play for ``seat`` now (None: pass)."""
-        partner_winning = (self.current is not None and self.rules.players == 4
-                           and self.current["seat"] % 2 == seat % 2
-                           and self.current["seat"] != seat)
-        return trustee_move(self.counts[seat], self._current_reading, partner_winning,
-                            self.rules)
+        return trustee_move(self.counts[seat], self._current_reading,
+                            self._partner_winning(seat), self.rules)
+
+    def _partner_winning(self, seat: int) -> bool:
+        return (self.current is not None and self.rules.players == 4
+                and self.current["seat"] % 2 == seat % 2 and self.current["seat"] != seat)
 
     def timeout(self, seat: int) -> list[dict]:
         """The turn timer ran out: warn, play the 托管 move; the third time the seat
