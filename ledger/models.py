@@ -1,1 +1,163 @@
-"""Ledger models arrive with the ledger's own issue."""
+"""The coin and point ledger: double-entry, append-only (RULES §7–§8, GUIDE "Money").
+
+An account belongs to a user or to the system (系统回收 fees, house, issuance,
+escrow for frozen coins), in one currency. A transaction has a unique
+idempotency key and legs of signed whole amounts that sum to zero per currency.
+PostgreSQL enforces it (migration 0002): a deferred constraint trigger checks
+the sums, triggers refuse UPDATE and DELETE of legs and transactions, and a
+CHECK keeps user coin balances at zero or above. The services assert the same
+in Python before writing.
+"""
+
+from __future__ import annotations
+
+from django.conf import settings
+from django.db import models
+from django.db.models import Q
+
+
+class Currency(models.TextChoices):
+    COIN = "coin", "游戏币"
+    POINT = "point", "积分"
+
+
+class SystemAccount(models.TextChoices):
+    FEES = "fees", "系统回收"
+    HOUSE = "house", "庄家"
+    ISSUANCE = "issuance", "发行"
+    ESCROW = "escrow", "冻结托管"
+
+
+# Accounts allowed below zero: issuance is where coins come from, and the house pays
+# the non-zero-sum part of score tables (RULES §8). Points may go negative (§7).
+MAY_GO_NEGATIVE = (SystemAccount.ISSUANCE, SystemAccount.HOUSE)
+
+
+class Kind(models.TextChoices):
+    GRANT = "grant", "赠送"
+    SETTLEMENT = "settlement", "结算"
+    FEE = "fee", "系统回收"
+    FREEZE = "freeze", "冻结"
+    RELEASE = "release", "解冻"
+    ESCAPE_PENALTY = "escape_penalty", "逃跑罚分"
+    CORRECTION = "correction", "冲正"
+    ADJUSTMENT = "admin_adjustment", "管理调整"
+
+
+class Account(models.Model):
+    user = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, blank=True,
+                             on_delete=models.PROTECT, related_name="ledger_accounts")
+    system = models.CharField(max_length=16, choices=SystemAccount.choices, null=True,
+                              blank=True)
+    currency = models.CharField(max_length=8, choices=Currency.choices)
+    balance = models.BigIntegerField(default=0)
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        verbose_name = "账户"
+        verbose_name_plural = "账户"
+        constraints = [
+            models.CheckConstraint(
+                condition=Q(user__isnull=False, system__isnull=True)
+                | Q(user__isnull=True, system__isnull=False),
+                name="account_has_one_owner",
+            ),
+            models.UniqueConstraint(fields=["user", "currency"], condition=Q(user__isnull=False),
+                                    name="one_account_per_user_and_currency"),
+            models.UniqueConstraint(fields=["system", "currency"],
+                                    condition=Q(system__isnull=False),
+                                    name="one_system_account_per_currency"),
+            models.CheckConstraint(
+                condition=Q(balance__gte=0) | Q(currency=Currency.POINT)
+                | Q(system__in=list(MAY_GO_NEGATIVE)),
+                name="balance_not_negative",
+            ),
+        ]
+
+    def __str__(self) -> str:
+        owner = self.get_system_display() if self.system else str(self.user)
+        return f"{owner} · {self.get_currency_display()}"
+
+
+class Transaction(models.Model):
+    key = models.CharField(max_length=200, unique=True,
+                           help_text="Idempotency key, e.g. settle:<game id>.")
+    kind = models.CharField(max_length=20, choices=Kind.choices)
+    # A hash of the kind and legs: a retry with the same key must carry the same contents.
+    fingerprint = models.CharField(max_length=64)
+    memo = models.CharField(max_length=300, blank=True)
+    game_key = models.CharField(max_length=100, blank=True, db_index=True)
+    reverses = models.OneToOneField("self", null=True, blank=True, on_delete=models.PROTECT,
+                                    related_name="reversed_by")
+    created_by = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, blank=True,
+                                   on_delete=models.PROTECT, related_name="+")
+    created_at = models.DateTimeField(auto_now_add=True, db_index=True)
+
+    class Meta:
+        verbose_name = "交易"
+        verbose_name_plural = "交易"
+        ordering = ["-id"]
+
+    def __str__(self) -> str:
+        return f"#{self.pk} {self.get_kind_display()} {self.key}"
+
+
+class Hold(models.Model):
+    """Coins frozen for a game (金币冻结): a pending hold resolved exactly once, by the
+    game's settlement or by a release (TigerBeetle's two-phase transfers)."""
+
+    class Status(models.TextChoices):
+        PENDING = "pending", "冻结中"
+        SETTLED = "settled", "已结算"
+        RELEASED = "released", "已解冻"
+
+    game_key = models.CharField(max_length=100)
+    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT,
+                             related_name="holds")
+    amount = models.BigIntegerField()
+    status = models.CharField(max_length=10, choices=Status.choices, default=Status.PENDING)
+    freeze = models.OneToOneField(Transaction, null=True, blank=True, on_delete=models.PROTECT,
+                                  related_name="freezes")
+    resolved_by = models.ForeignKey(Transaction, null=True, blank=True,
+                                    on_delete=models.PROTECT, related_name="resolved_holds")
+    created_at = models.DateTimeField(auto_now_add=True)
+    resolved_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        verbose_name = "冻结"
+        verbose_name_plural = "冻结"
+        constraints = [
+            models.UniqueConstraint(fields=["game_key", "user"], name="one_hold_per_game_and_user"),
+            models.CheckConstraint(condition=Q(amount__gte=0), name="hold_amount_not_negative"),
+            models.CheckConstraint(
+                condition=Q(status="pending", resolved_by__isnull=True)
+                | (~Q(status="pending") & Q(resolved_by__isnull=False)),
+                name="hold_resolved_iff_not_pending",
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.user} {self.amount} ({self.get_status_display()}) {self.game_key}"
+
+
+class Leg(models.Model):
+    transaction = models.ForeignKey(Transaction, on_delete=models.PROTECT, related_name="legs")
+    account = models.ForeignKey(Account, on_delete=models.PROTECT, related_name="legs")
+    amount = models.BigIntegerField()
+    balance_after = models.BigIntegerField()
+    # Escrow legs name the hold they fund or resolve, so the audit can prove each
+    # hold was frozen once and resolved at most once.
+    hold = models.ForeignKey(Hold, null=True, blank=True, on_delete=models.PROTECT,
+                             related_name="legs")
+
+    class Meta:
+        verbose_name = "分录"
+        verbose_name_plural = "分录"
+        ordering = ["id"]
+        constraints = [
+            models.CheckConstraint(condition=~Q(amount=0), name="leg_amount_not_zero"),
+        ]
+        indexes = [models.Index(fields=["account", "id"])]
+
+    def __str__(self) -> str:
+        return f"{self.account}: {self.amount:+d}"

@@ -1,0 +1,324 @@
+"""Every write to the ledger (RULES §7–§8). Each function is one database
+transaction; amounts are whole numbers; the same idempotency key with the same
+contents returns the first transaction, with different contents it raises."""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+
+from django.conf import settings
+from django.db import IntegrityError, transaction
+from django.utils import timezone
+
+from accounts.models import User
+from accounts.services import levels_refresh
+
+from .models import MAY_GO_NEGATIVE, Account, Currency, Hold, Kind, Leg, SystemAccount, Transaction
+from .settlement import plan_coins, plan_points
+
+
+class LedgerError(ValueError):
+    """A posting the ledger refuses; nothing was written."""
+
+
+@dataclass(frozen=True)
+class LegSpec:
+    account: Account
+    amount: int
+    hold: Hold | None = None
+
+
+# --- accounts -----------------------------------------------------------------------
+
+def system_account(code: SystemAccount | str, currency: Currency | str) -> Account:
+    account, _ = Account.objects.get_or_create(system=code, currency=currency)
+    return account
+
+
+def user_account(user: User, currency: Currency | str) -> Account:
+    account, _ = Account.objects.get_or_create(user=user, currency=currency)
+    return account
+
+
+def balance_of(user: User, currency: Currency | str) -> int:
+    account = Account.objects.filter(user=user, currency=currency).first()
+    return account.balance if account else 0
+
+
+# --- posting ----------------------------------------------------------------------------
+
+def ledger_post(*, key: str, kind: Kind | str, legs: Sequence[LegSpec], memo: str = "",
+                game_key: str = "", reverses: Transaction | None = None,
+                created_by: User | None = None) -> Transaction:
+    """Post a balanced transaction once. Locks the accounts in id order (so concurrent
+    postings never deadlock), checks every balance stays allowed, writes the
+    transaction, its legs and the new balances."""
+    legs = _merge(legs)
+    _check_balanced(legs)
+    fingerprint = _fingerprint(kind, legs)
+    with transaction.atomic():
+        existing = Transaction.objects.filter(key=key).first()
+        if existing is not None:
+            return _same_or_raise(existing, fingerprint)
+        accounts = {account.pk: account for account in Account.objects.select_for_update()
+                    .filter(pk__in={leg.account.pk for leg in legs}).order_by("pk")}
+        existing = Transaction.objects.filter(key=key).first()  # a racer may have committed
+        if existing is not None:
+            return _same_or_raise(existing, fingerprint)
+        balances = {pk: account.balance for pk, account in accounts.items()}
+        rows = []
+        for leg in sorted(legs, key=lambda leg: leg.account.pk):
+            balances[leg.account.pk] += leg.amount
+            rows.append((leg, balances[leg.account.pk]))
+        for pk, balance in balances.items():
+            _check_allowed(accounts[pk], balance)
+        try:
+            with transaction.atomic():
+                posted = Transaction.objects.create(
+                    key=key, kind=kind, fingerprint=fingerprint, memo=memo[:300],
+                    game_key=game_key, reverses=reverses, created_by=created_by)
+        except IntegrityError:
+            existing = Transaction.objects.filter(key=key).first()
+            if existing is None:  # the reversal of this transaction already exists
+                raise LedgerError("that transaction has already been corrected") from None
+            return _same_or_raise(existing, fingerprint)
+        Leg.objects.bulk_create([
+            Leg(transaction=posted, account_id=leg.account.pk, amount=leg.amount,
+                balance_after=after, hold=leg.hold)
+            for leg, after in rows
+        ])
+        for pk, balance in balances.items():
+            Account.objects.filter(pk=pk).update(balance=balance)
+        point_users = [accounts[pk].user_id for pk in balances
+                       if accounts[pk].user_id and accounts[pk].currency == Currency.POINT]
+        if point_users:
+            levels_refresh(user_ids=point_users)
+    return posted
+
+
+def _merge(legs: Iterable[LegSpec]) -> list[LegSpec]:
+    """One leg per account and hold; zero legs dropped."""
+    totals: dict[tuple[int, int | None], LegSpec] = {}
+    for leg in legs:
+        if isinstance(leg.amount, bool) or not isinstance(leg.amount, int):
+            raise LedgerError(f"amounts are whole numbers, not {leg.amount!r}")
+        key = (leg.account.pk, leg.hold.pk if leg.hold else None)
+        if key in totals:
+            leg = LegSpec(leg.account, totals[key].amount + leg.amount, leg.hold)
+        totals[key] = leg
+    return [leg for leg in totals.values() if leg.amount]
+
+
+def _check_balanced(legs: list[LegSpec]) -> None:
+    if not legs:
+        raise LedgerError("a transaction needs legs")
+    sums: dict[str, int] = {}
+    for leg in legs:
+        sums[leg.account.currency] = sums.get(leg.account.currency, 0) + leg.amount
+    for currency, total in sums.items():
+        if total:
+            raise LedgerError(f"the {currency} legs sum to {total}, not zero")
+
+
+def _check_allowed(account: Account, balance: int) -> None:
+    if balance < 0 and account.currency == Currency.COIN \
+            and account.system not in MAY_GO_NEGATIVE:
+        raise LedgerError(f"{account} would go below zero ({balance})")
+
+
+def _fingerprint(kind: str, legs: list[LegSpec]) -> str:
+    content = [str(kind)] + sorted(
+        [leg.account.pk, leg.amount, leg.hold.pk if leg.hold else None] for leg in legs)
+    return hashlib.sha256(json.dumps(content).encode()).hexdigest()
+
+
+def _same_or_raise(existing: Transaction, fingerprint: str) -> Transaction:
+    if existing.fingerprint != fingerprint:
+        raise LedgerError(f"idempotency key {existing.key!r} was used for other contents")
+    return existing
+
+
+# --- grants and adjustments --------------------------------------------------------------
+
+def grant_coins(*, user: User, amount: int, key: str, memo: str = "") -> Transaction:
+    """Coins from the issuance account (the starting grant, promotions)."""
+    if amount <= 0:
+        raise LedgerError("a grant must be positive")
+    return ledger_post(key=key, kind=Kind.GRANT, memo=memo, legs=[
+        LegSpec(user_account(user, Currency.COIN), amount),
+        LegSpec(system_account(SystemAccount.ISSUANCE, Currency.COIN), -amount),
+    ])
+
+
+def grant_starting_coins(user: User) -> Transaction | None:
+    amount = settings.LEDGER_STARTING_COINS
+    if amount <= 0:
+        return None
+    return grant_coins(user=user, amount=amount, key=f"grant:signup:{user.pk}",
+                       memo="新玩家赠送")
+
+
+def adjust_balance(*, user: User, currency: Currency | str, amount: int, reason: str,
+                   key: str, actor: User | None = None) -> Transaction:
+    """An operator's adjustment, against the house account."""
+    if not reason.strip():
+        raise LedgerError("an adjustment needs a reason")
+    return ledger_post(key=key, kind=Kind.ADJUSTMENT, memo=reason, created_by=actor, legs=[
+        LegSpec(user_account(user, currency), amount),
+        LegSpec(system_account(SystemAccount.HOUSE, currency), -amount),
+    ])
+
+
+# --- holds (金币冻结) ----------------------------------------------------------------------
+
+def freeze_coins(*, user: User, game_key: str, amount: int) -> Hold:
+    """Freeze up to ``amount`` coins for a game: capped at the balance (RULES §8).
+    Calling again for the same game and user returns the first hold."""
+    if amount < 0:
+        raise LedgerError("a hold cannot be negative")
+    with transaction.atomic():
+        hold = Hold.objects.filter(game_key=game_key, user=user).first()
+        if hold is not None:
+            return hold
+        account = Account.objects.select_for_update().get(pk=user_account(user, Currency.COIN).pk)
+        frozen = min(amount, account.balance)
+        if frozen <= 0:
+            raise LedgerError(f"{user} has no coins to freeze")
+        try:
+            with transaction.atomic():
+                hold = Hold.objects.create(game_key=game_key, user=user, amount=frozen)
+        except IntegrityError:
+            return Hold.objects.get(game_key=game_key, user=user)
+        hold.freeze = ledger_post(
+            key=f"freeze:{game_key}:{user.pk}", kind=Kind.FREEZE, game_key=game_key,
+            memo="金币冻结", legs=[
+                LegSpec(account, -frozen),
+                LegSpec(system_account(SystemAccount.ESCROW, Currency.COIN), frozen, hold),
+            ])
+        hold.save(update_fields=["freeze"])
+    return hold
+
+
+def release_hold(hold: Hold) -> Hold:
+    """Give frozen coins back untouched (a game that never started)."""
+    with transaction.atomic():
+        hold = Hold.objects.select_for_update().get(pk=hold.pk)
+        if hold.status != Hold.Status.PENDING:
+            return hold
+        posted = ledger_post(
+            key=f"release:{hold.pk}", kind=Kind.RELEASE, game_key=hold.game_key, memo="解冻",
+            legs=_hold_return_legs(hold, hold.amount))
+        _resolve(hold, Hold.Status.RELEASED, posted)
+    return hold
+
+
+def _hold_return_legs(hold: Hold, back_to_user: int) -> list[LegSpec]:
+    return [
+        LegSpec(system_account(SystemAccount.ESCROW, Currency.COIN), -hold.amount, hold),
+        LegSpec(user_account(hold.user, Currency.COIN), back_to_user),
+    ]
+
+
+def _resolve(hold: Hold, status: str, posted: Transaction) -> None:
+    # A pending hold is resolved exactly once: only a row still pending changes.
+    changed = Hold.objects.filter(pk=hold.pk, status=Hold.Status.PENDING).update(
+        status=status, resolved_by=posted, resolved_at=timezone.now())
+    if changed != 1:
+        raise LedgerError(f"hold {hold.pk} was already resolved")
+    hold.refresh_from_db()
+
+
+# --- settlement ----------------------------------------------------------------------------
+
+@dataclass(frozen=True)
+class Escape:
+    seat: int
+    penalty_units: int
+    compensation_percent: int = 70
+
+
+def settle_game(*, game_key: str, players: Sequence[User], scores: Sequence[int],
+                stake_unit: int = 1, coins: bool = False, coefficient: int = 0, fee: int = 0,
+                escape: Escape | None = None) -> Transaction | None:
+    """Settle one game exactly once (key ``settle:<game_key>``): points by score ×
+    stake unit, and in coin rooms coins by score × N − A from the frozen holds
+    (RULES §7–§8). For an escape, ``scores`` are the contributions only and the
+    penalty is charged and shared as §10 says. Every hold of the game is resolved
+    in the same transaction. Returns None when nothing moves (no holds, all zero)."""
+    key = f"settle:{game_key}"
+    if len(players) != len(scores):
+        raise LedgerError("one score per player")
+    with transaction.atomic():
+        holds = {hold.user_id: hold for hold in
+                 Hold.objects.select_for_update().filter(game_key=game_key)}
+        existing = Transaction.objects.filter(key=key).first()
+        if existing is not None:
+            return existing
+        point_deltas, point_house = plan_points(scores, stake_unit)
+        if escape is not None:
+            point_deltas[escape.seat] -= escape.penalty_units * stake_unit
+            point_house += escape.penalty_units * stake_unit
+        legs = [LegSpec(user_account(user, Currency.POINT), delta)
+                for user, delta in zip(players, point_deltas)]
+        legs.append(LegSpec(system_account(SystemAccount.HOUSE, Currency.POINT), point_house))
+        if coins:
+            legs += _coin_legs(players, scores, holds, coefficient, fee, escape)
+        elif holds:
+            raise LedgerError("coins were frozen for a game settled in points only")
+        if not any(leg.amount for leg in legs):
+            return None  # nothing moves: a points game that ended all square
+        kind = Kind.ESCAPE_PENALTY if escape else Kind.SETTLEMENT
+        posted = ledger_post(key=key, kind=kind, legs=legs, game_key=game_key,
+                             memo="逃跑结算" if escape else "对局结算")
+        for hold in holds.values():
+            _resolve(hold, Hold.Status.SETTLED, posted)
+    return posted
+
+
+def _coin_legs(players: Sequence[User], scores: Sequence[int], holds: dict[int, Hold],
+               coefficient: int, fee: int, escape: Escape | None) -> list[LegSpec]:
+    missing = [str(user) for user in players if user.pk not in holds]
+    if missing:
+        raise LedgerError(f"no coins frozen for {', '.join(missing)}")
+    if any(hold.status != Hold.Status.PENDING for hold in holds.values()):
+        raise LedgerError("a hold of this game was already resolved")
+    plan = plan_coins(
+        scores, [holds[user.pk].amount for user in players], coefficient, fee,
+        escaper=escape.seat if escape else None,
+        penalty_units=escape.penalty_units if escape else 0,
+        compensation_percent=escape.compensation_percent if escape else 70)
+    escrow = system_account(SystemAccount.ESCROW, Currency.COIN)
+    legs = []
+    for user, net in zip(players, plan.net):
+        hold = holds[user.pk]
+        legs.append(LegSpec(escrow, -hold.amount, hold))
+        legs.append(LegSpec(user_account(user, Currency.COIN), hold.amount + net))
+    legs.append(LegSpec(system_account(SystemAccount.FEES, Currency.COIN), plan.fees))
+    legs.append(LegSpec(system_account(SystemAccount.HOUSE, Currency.COIN), plan.house))
+    return legs
+
+
+# --- corrections --------------------------------------------------------------------------
+
+def correct_transaction(*, original: Transaction, reason: str,
+                        actor: User | None = None) -> Transaction:
+    """Reverse a transaction with a new one (legs are never changed). Money that was
+    frozen goes back to its owner rather than into escrow, so holds stay resolved."""
+    if not reason.strip():
+        raise LedgerError("a correction needs a reason")
+    if original.kind in (Kind.FREEZE, Kind.RELEASE):
+        raise LedgerError("freezes and releases are not corrected: settle or release the hold")
+    if hasattr(original, "reversed_by"):
+        raise LedgerError("that transaction has already been corrected")
+    legs = []
+    for leg in original.legs.select_related("account", "hold__user"):
+        account = leg.account
+        if leg.hold is not None:
+            account = user_account(leg.hold.user, Currency.COIN)
+        legs.append(LegSpec(account, -leg.amount))
+    return ledger_post(key=f"correct:{original.pk}", kind=Kind.CORRECTION, legs=legs,
+                       memo=reason, game_key=original.game_key, reverses=original,
+                       created_by=actor)
