@@ -47,8 +47,9 @@ class Kind(models.TextChoices):
 class Account(models.Model):
     user = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, blank=True,
                              on_delete=models.PROTECT, related_name="ledger_accounts")
-    system = models.CharField(max_length=16, choices=SystemAccount.choices, null=True,
-                              blank=True)
+    # NULL, not "", for user accounts: the owner check and the unique index rely on it.
+    system = models.CharField(max_length=16, choices=SystemAccount.choices,  # noqa: DJ001
+                              null=True, blank=True)
     currency = models.CharField(max_length=8, choices=Currency.choices)
     balance = models.BigIntegerField(default=0)
     created_at = models.DateTimeField(auto_now_add=True)

@@ -207,7 +207,8 @@ def _steps(width: int, high: int) -> Callable[[str, Any], tuple]:
 
 
 def _players(name: str, value: Any) -> int:
-    if isinstance(value, bool) or value not in (2, 4):
+    # A whole number, like every other count (RULES §9): 4.0 == 4 must not slip through.
+    if isinstance(value, bool) or not isinstance(value, int) or value not in (2, 4):
         raise RuleSetError(f"{name} must be 2 or 4")
     return value
 
