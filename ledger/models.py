@@ -117,8 +117,8 @@ class Hold(models.Model):
                              related_name="holds")
     amount = models.BigIntegerField()
     status = models.CharField(max_length=10, choices=Status.choices, default=Status.PENDING)
-    freeze = models.OneToOneField(Transaction, null=True, blank=True, on_delete=models.PROTECT,
-                                  related_name="freezes")
+    freeze = models.ForeignKey(Transaction, null=True, blank=True, on_delete=models.PROTECT,
+                               related_name="frozen_holds")
     resolved_by = models.ForeignKey(Transaction, null=True, blank=True,
                                     on_delete=models.PROTECT, related_name="resolved_holds")
     created_at = models.DateTimeField(auto_now_add=True)
@@ -145,7 +145,9 @@ class Leg(models.Model):
     transaction = models.ForeignKey(Transaction, on_delete=models.PROTECT, related_name="legs")
     account = models.ForeignKey(Account, on_delete=models.PROTECT, related_name="legs")
     amount = models.BigIntegerField()
-    balance_after = models.BigIntegerField()
+    # A player's balance after this leg (their statement shows it); empty for the
+    # shared system accounts, which are incremented without reading them.
+    balance_after = models.BigIntegerField(null=True, blank=True)
     # Escrow legs name the hold they fund or resolve, so the audit can prove each
     # hold was frozen once and resolved at most once.
     hold = models.ForeignKey(Hold, null=True, blank=True, on_delete=models.PROTECT,

@@ -11,6 +11,7 @@ from dataclasses import dataclass
 
 from django.conf import settings
 from django.db import IntegrityError, transaction
+from django.db.models import F, Q
 from django.utils import timezone
 
 from accounts.models import User
@@ -43,6 +44,31 @@ def user_account(user: User, currency: Currency | str) -> Account:
     return account
 
 
+def accounts_of(*, users: Sequence[User] = (), systems: Sequence[str] = (),
+                currencies: Sequence[str]) -> dict[tuple[int | str, str], Account]:
+    """Many accounts in one query, created where missing: keyed by (user id or
+    system code, currency)."""
+    wanted = {(user.pk, currency) for user in users for currency in currencies}
+    wanted |= {(str(code), currency) for code in systems for currency in currencies}
+
+    def fetch() -> dict[tuple[int | str, str], Account]:
+        rows = Account.objects.filter(
+            Q(user__in=[user.pk for user in users]) | Q(system__in=list(systems)),
+            currency__in=list(currencies))
+        return {(account.user_id or account.system, account.currency): account
+                for account in rows}
+
+    found = fetch()
+    missing = wanted - set(found)
+    if missing:
+        Account.objects.bulk_create(
+            [Account(user_id=owner, currency=currency) if isinstance(owner, int)
+             else Account(system=owner, currency=currency) for owner, currency in missing],
+            ignore_conflicts=True)
+        found = fetch()
+    return found
+
+
 def balance_of(user: User, currency: Currency | str) -> int:
     account = Account.objects.filter(user=user, currency=currency).first()
     return account.balance if account else 0
@@ -53,50 +79,66 @@ def balance_of(user: User, currency: Currency | str) -> int:
 def ledger_post(*, key: str, kind: Kind | str, legs: Sequence[LegSpec], memo: str = "",
                 game_key: str = "", reverses: Transaction | None = None,
                 created_by: User | None = None) -> Transaction:
-    """Post a balanced transaction once. Locks the accounts in id order (so concurrent
-    postings never deadlock), checks every balance stays allowed, writes the
-    transaction, its legs and the new balances."""
+    """Post a balanced transaction once.
+
+    Players' accounts are locked in id order, their new balances checked and
+    written; the shared system accounts (fees, house, escrow, issuance) are only
+    incremented, one by one in id order, as the last statements, so their row
+    locks last just until commit and every posting takes locks in the same order
+    (players by id, then system accounts by id): no deadlocks, little waiting."""
     legs = _merge(legs)
     _check_balanced(legs)
     fingerprint = _fingerprint(kind, legs)
-    with transaction.atomic():
+    # No savepoint when called inside a service's transaction: a refusal rolls back all.
+    with transaction.atomic(savepoint=False):
+        players = {account.pk: account for account in Account.objects.select_for_update()
+                   .filter(pk__in={leg.account.pk for leg in legs if not leg.account.system})
+                   .order_by("pk")}
+        # Checked under the locks: a racer with the same contents has committed by now.
         existing = Transaction.objects.filter(key=key).first()
         if existing is not None:
             return _same_or_raise(existing, fingerprint)
-        accounts = {account.pk: account for account in Account.objects.select_for_update()
-                    .filter(pk__in={leg.account.pk for leg in legs}).order_by("pk")}
-        existing = Transaction.objects.filter(key=key).first()  # a racer may have committed
-        if existing is not None:
-            return _same_or_raise(existing, fingerprint)
-        balances = {pk: account.balance for pk, account in accounts.items()}
         rows = []
+        system_deltas: dict[int, int] = {}
         for leg in sorted(legs, key=lambda leg: leg.account.pk):
-            balances[leg.account.pk] += leg.amount
-            rows.append((leg, balances[leg.account.pk]))
-        for pk, balance in balances.items():
-            _check_allowed(accounts[pk], balance)
+            account = players.get(leg.account.pk)
+            if account is None:
+                system_deltas[leg.account.pk] = system_deltas.get(leg.account.pk, 0) + leg.amount
+                rows.append((leg, None))
+            else:
+                account.balance += leg.amount
+                rows.append((leg, account.balance))
+        for account in players.values():
+            _check_allowed(account, account.balance)
         try:
-            with transaction.atomic():
-                posted = Transaction.objects.create(
-                    key=key, kind=kind, fingerprint=fingerprint, memo=memo[:300],
-                    game_key=game_key, reverses=reverses, created_by=created_by)
+            posted = Transaction.objects.create(
+                key=key, kind=kind, fingerprint=fingerprint, memo=memo[:300],
+                game_key=game_key, reverses=reverses, created_by=created_by)
         except IntegrityError:
-            existing = Transaction.objects.filter(key=key).first()
-            if existing is None:  # the reversal of this transaction already exists
-                raise LedgerError("that transaction has already been corrected") from None
-            return _same_or_raise(existing, fingerprint)
+            # Only a posting on other accounts can race past the locks: other contents.
+            raise LedgerError(f"idempotency key {key!r} is taken by another posting, or "
+                              "the transaction was corrected already") from None
         Leg.objects.bulk_create([
             Leg(transaction=posted, account_id=leg.account.pk, amount=leg.amount,
                 balance_after=after, hold=leg.hold)
             for leg, after in rows
         ])
-        for pk, balance in balances.items():
-            Account.objects.filter(pk=pk).update(balance=balance)
-        point_users = [accounts[pk].user_id for pk in balances
-                       if accounts[pk].user_id and accounts[pk].currency == Currency.POINT]
+        if players:
+            Account.objects.bulk_update(list(players.values()), ["balance"])
+        point_users = [account.user_id for account in players.values()
+                       if account.currency == Currency.POINT]
         if point_users:
             levels_refresh(user_ids=point_users)
+        _increment_system_accounts(system_deltas)
     return posted
+
+
+def _increment_system_accounts(deltas: dict[int, int]) -> None:
+    for pk in sorted(deltas):
+        try:
+            Account.objects.filter(pk=pk).update(balance=F("balance") + deltas[pk])
+        except IntegrityError:  # the balance CHECK: escrow and fees never go negative
+            raise LedgerError(f"system account {pk} would go below zero") from None
 
 
 def _merge(legs: Iterable[LegSpec]) -> list[LegSpec]:
@@ -175,31 +217,48 @@ def adjust_balance(*, user: User, currency: Currency | str, amount: int, reason:
 # --- holds (金币冻结) ----------------------------------------------------------------------
 
 def freeze_coins(*, user: User, game_key: str, amount: int) -> Hold:
-    """Freeze up to ``amount`` coins for a game: capped at the balance (RULES §8).
-    Calling again for the same game and user returns the first hold."""
-    if amount < 0:
-        raise LedgerError("a hold cannot be negative")
+    """Freeze up to ``amount`` coins of one player for a game (see freeze_game_coins)."""
+    return freeze_game_coins(game_key=game_key, stakes=[(user, amount)])[0]
+
+
+def freeze_game_coins(*, game_key: str, stakes: Sequence[tuple[User, int]]) -> list[Hold]:
+    """Freeze each player's stake for a game in one transaction, each capped at the
+    player's balance (金币冻结, RULES §8). Calling again returns the first holds."""
+    if any(amount <= 0 for _, amount in stakes):
+        raise LedgerError("a hold must be positive")
     with transaction.atomic():
-        hold = Hold.objects.filter(game_key=game_key, user=user).first()
-        if hold is not None:
-            return hold
-        account = Account.objects.select_for_update().get(pk=user_account(user, Currency.COIN).pk)
-        frozen = min(amount, account.balance)
-        if frozen <= 0:
-            raise LedgerError(f"{user} has no coins to freeze")
+        existing = {hold.user_id: hold for hold in Hold.objects.filter(
+            game_key=game_key, user__in=[user for user, _ in stakes])}
+        if len(existing) == len(stakes):
+            return [existing[user.pk] for user, _ in stakes]
+        if existing:
+            raise LedgerError(f"some players of {game_key} already have holds")
+        found = accounts_of(users=[user for user, _ in stakes], systems=[SystemAccount.ESCROW],
+                            currencies=[Currency.COIN])
+        escrow = found[(SystemAccount.ESCROW, Currency.COIN)]
+        accounts = {account.user_id: account for account in Account.objects.select_for_update()
+                    .filter(pk__in=[found[(user.pk, Currency.COIN)].pk for user, _ in stakes])
+                    .order_by("pk")}
+        holds, legs = [], []
+        for user, amount in stakes:
+            frozen = min(amount, accounts[user.pk].balance)
+            if frozen <= 0:
+                raise LedgerError(f"{user} has no coins to freeze")
+            hold = Hold(game_key=game_key, user=user, amount=frozen)
+            holds.append(hold)
         try:
-            with transaction.atomic():
-                hold = Hold.objects.create(game_key=game_key, user=user, amount=frozen)
+            Hold.objects.bulk_create(holds)
         except IntegrityError:
-            return Hold.objects.get(game_key=game_key, user=user)
-        hold.freeze = ledger_post(
-            key=f"freeze:{game_key}:{user.pk}", kind=Kind.FREEZE, game_key=game_key,
-            memo="金币冻结", legs=[
-                LegSpec(account, -frozen),
-                LegSpec(system_account(SystemAccount.ESCROW, Currency.COIN), frozen, hold),
-            ])
-        hold.save(update_fields=["freeze"])
-    return hold
+            raise LedgerError(f"coins for {game_key} are being frozen already") from None
+        for hold in holds:
+            legs += [LegSpec(accounts[hold.user_id], -hold.amount),
+                     LegSpec(escrow, hold.amount, hold)]
+        posted = ledger_post(key=f"freeze:{game_key}", kind=Kind.FREEZE, game_key=game_key,
+                             memo="金币冻结", legs=legs)
+        Hold.objects.filter(pk__in=[hold.pk for hold in holds]).update(freeze=posted)
+        for hold in holds:
+            hold.freeze = posted
+    return holds
 
 
 def release_hold(hold: Hold) -> Hold:
@@ -211,7 +270,7 @@ def release_hold(hold: Hold) -> Hold:
         posted = ledger_post(
             key=f"release:{hold.pk}", kind=Kind.RELEASE, game_key=hold.game_key, memo="解冻",
             legs=_hold_return_legs(hold, hold.amount))
-        _resolve(hold, Hold.Status.RELEASED, posted)
+        _resolve([hold], Hold.Status.RELEASED, posted)
     return hold
 
 
@@ -222,13 +281,16 @@ def _hold_return_legs(hold: Hold, back_to_user: int) -> list[LegSpec]:
     ]
 
 
-def _resolve(hold: Hold, status: str, posted: Transaction) -> None:
-    # A pending hold is resolved exactly once: only a row still pending changes.
-    changed = Hold.objects.filter(pk=hold.pk, status=Hold.Status.PENDING).update(
-        status=status, resolved_by=posted, resolved_at=timezone.now())
-    if changed != 1:
-        raise LedgerError(f"hold {hold.pk} was already resolved")
-    hold.refresh_from_db()
+def _resolve(holds: Sequence[Hold], status: str, posted: Transaction) -> None:
+    # A pending hold is resolved exactly once: only rows still pending change.
+    now = timezone.now()
+    changed = Hold.objects.filter(pk__in=[hold.pk for hold in holds],
+                                  status=Hold.Status.PENDING).update(
+        status=status, resolved_by=posted, resolved_at=now)
+    if changed != len(holds):
+        raise LedgerError("a hold of this game was already resolved")
+    for hold in holds:
+        hold.status, hold.resolved_by, hold.resolved_at = status, posted, now
 
 
 # --- settlement ----------------------------------------------------------------------------
@@ -254,18 +316,25 @@ def settle_game(*, game_key: str, players: Sequence[User], scores: Sequence[int]
     with transaction.atomic():
         holds = {hold.user_id: hold for hold in
                  Hold.objects.select_for_update().filter(game_key=game_key)}
-        existing = Transaction.objects.filter(key=key).first()
-        if existing is not None:
-            return existing
+        # Pending holds (locked above) mean nobody settled yet; otherwise look.
+        if not holds or any(hold.status != Hold.Status.PENDING for hold in holds.values()):
+            existing = Transaction.objects.filter(key=key).first()
+            if existing is not None:
+                return existing
+        currencies = [Currency.POINT, Currency.COIN] if coins else [Currency.POINT]
+        accounts = accounts_of(
+            users=players, currencies=currencies,
+            systems=[SystemAccount.HOUSE, SystemAccount.FEES, SystemAccount.ESCROW] if coins
+            else [SystemAccount.HOUSE])
         point_deltas, point_house = plan_points(scores, stake_unit)
         if escape is not None:
             point_deltas[escape.seat] -= escape.penalty_units * stake_unit
             point_house += escape.penalty_units * stake_unit
-        legs = [LegSpec(user_account(user, Currency.POINT), delta)
+        legs = [LegSpec(accounts[(user.pk, Currency.POINT)], delta)
                 for user, delta in zip(players, point_deltas)]
-        legs.append(LegSpec(system_account(SystemAccount.HOUSE, Currency.POINT), point_house))
+        legs.append(LegSpec(accounts[(SystemAccount.HOUSE, Currency.POINT)], point_house))
         if coins:
-            legs += _coin_legs(players, scores, holds, coefficient, fee, escape)
+            legs += _coin_legs(players, scores, holds, accounts, coefficient, fee, escape)
         elif holds:
             raise LedgerError("coins were frozen for a game settled in points only")
         if not any(leg.amount for leg in legs):
@@ -273,13 +342,13 @@ def settle_game(*, game_key: str, players: Sequence[User], scores: Sequence[int]
         kind = Kind.ESCAPE_PENALTY if escape else Kind.SETTLEMENT
         posted = ledger_post(key=key, kind=kind, legs=legs, game_key=game_key,
                              memo="逃跑结算" if escape else "对局结算")
-        for hold in holds.values():
-            _resolve(hold, Hold.Status.SETTLED, posted)
+        _resolve(list(holds.values()), Hold.Status.SETTLED, posted)
     return posted
 
 
 def _coin_legs(players: Sequence[User], scores: Sequence[int], holds: dict[int, Hold],
-               coefficient: int, fee: int, escape: Escape | None) -> list[LegSpec]:
+               accounts: dict, coefficient: int, fee: int,
+               escape: Escape | None) -> list[LegSpec]:
     missing = [str(user) for user in players if user.pk not in holds]
     if missing:
         raise LedgerError(f"no coins frozen for {', '.join(missing)}")
@@ -290,14 +359,14 @@ def _coin_legs(players: Sequence[User], scores: Sequence[int], holds: dict[int, 
         escaper=escape.seat if escape else None,
         penalty_units=escape.penalty_units if escape else 0,
         compensation_percent=escape.compensation_percent if escape else 70)
-    escrow = system_account(SystemAccount.ESCROW, Currency.COIN)
+    escrow = accounts[(SystemAccount.ESCROW, Currency.COIN)]
     legs = []
     for user, net in zip(players, plan.net):
         hold = holds[user.pk]
         legs.append(LegSpec(escrow, -hold.amount, hold))
-        legs.append(LegSpec(user_account(user, Currency.COIN), hold.amount + net))
-    legs.append(LegSpec(system_account(SystemAccount.FEES, Currency.COIN), plan.fees))
-    legs.append(LegSpec(system_account(SystemAccount.HOUSE, Currency.COIN), plan.house))
+        legs.append(LegSpec(accounts[(user.pk, Currency.COIN)], hold.amount + net))
+    legs.append(LegSpec(accounts[(SystemAccount.FEES, Currency.COIN)], plan.fees))
+    legs.append(LegSpec(accounts[(SystemAccount.HOUSE, Currency.COIN)], plan.house))
     return legs
 
 
