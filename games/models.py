@@ -1,3 +1,4 @@
+from django.conf import settings
 from django.core.exceptions import ValidationError
 from django.db import models
 
@@ -40,3 +41,188 @@ class RuleSetConfig(models.Model):
     def as_rule_set(self) -> RuleSet:
         """The engine's immutable rule set; raises RuleSetError when the config is bad."""
         return RuleSet.from_dict(self.config)
+
+
+class Room(models.Model):
+    """A room players pick in the lobby: a rule set and its money settings (RULES §7, §10)."""
+
+    class Kind(models.TextChoices):
+        POINTS = "points", "积分场"
+        COINS = "coins", "金币场"
+
+    class EscapeMode(models.TextChoices):
+        END_GAME = "end_game", "逃跑即结束"
+        AUTO_PLAY = "auto_play", "逃跑后托管"
+
+    name = models.CharField("名称", max_length=60, unique=True)
+    rule_set = models.ForeignKey(RuleSetConfig, on_delete=models.PROTECT, verbose_name="规则")
+    kind = models.CharField("类型", max_length=8, choices=Kind.choices, default=Kind.POINTS)
+    stake_unit = models.PositiveIntegerField("积分单位", default=1,
+                                             help_text="Points per score unit.")
+    coefficient = models.PositiveIntegerField("房间系数 N", default=0,
+                                              help_text="Coins per score unit (coin rooms).")
+    fee = models.PositiveIntegerField("系统回收 A", default=0,
+                                      help_text="Coins each player pays per game.")
+    min_coins = models.PositiveIntegerField("入座最低金币", default=0)
+    max_loss = models.PositiveIntegerField("最多冻结金币", default=0,
+                                           help_text="Coins frozen when a game starts.")
+    turn_seconds = models.PositiveSmallIntegerField("出牌时限", default=20)
+    first_turn_seconds = models.PositiveSmallIntegerField("首出时限", default=30)
+    ready_seconds = models.PositiveSmallIntegerField("准备时限", default=60)
+    escape_mode = models.CharField("逃跑处理", max_length=10, choices=EscapeMode.choices,
+                                   default=EscapeMode.END_GAME)
+    bots_allowed = models.BooleanField("允许机器人", default=True)
+    is_open = models.BooleanField("开放", default=True)
+    position = models.PositiveSmallIntegerField("排序", default=0)
+
+    class Meta:
+        ordering = ["position", "pk"]
+        verbose_name = "房间"
+        verbose_name_plural = "房间"
+
+    def __str__(self) -> str:
+        return self.name
+
+    @property
+    def is_coins(self) -> bool:
+        return self.kind == self.Kind.COINS
+
+    def clean(self) -> None:
+        super().clean()
+        errors = {}
+        if self.is_coins:
+            if not self.coefficient:
+                errors["coefficient"] = "a coin room needs a coefficient N of at least 1"
+            if self.max_loss < self.fee:
+                errors["max_loss"] = "the coins frozen must cover at least the fee A"
+            if self.min_coins < self.fee or not self.min_coins:
+                errors["min_coins"] = "the minimum to sit must be positive and cover the fee A"
+        if self.first_turn_seconds < 5 or self.turn_seconds < 5:
+            errors["turn_seconds"] = "turns need at least 5 seconds"
+        if self.ready_seconds < 5:
+            errors["ready_seconds"] = "players need at least 5 seconds to get ready"
+        if errors:
+            raise ValidationError(errors)
+
+    def seat_count(self) -> int:
+        return self.rule_set.as_rule_set().players
+
+
+class Table(models.Model):
+    class Status(models.TextChoices):
+        WAITING = "waiting", "等待"
+        PLAYING = "playing", "对局中"
+
+    room = models.ForeignKey(Room, on_delete=models.PROTECT, related_name="tables")
+    number = models.PositiveIntegerField()
+    status = models.CharField(max_length=8, choices=Status.choices, default=Status.WAITING)
+    current_game = models.ForeignKey("GameRecord", null=True, blank=True,
+                                     on_delete=models.SET_NULL, related_name="+")
+    # The last game's first out and result: the next first lead depends on it (RULES §9).
+    last_result = models.JSONField(null=True, blank=True)
+    waiting_since = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["room", "number"]
+        verbose_name = "牌桌"
+        verbose_name_plural = "牌桌"
+        constraints = [models.UniqueConstraint(fields=["room", "number"],
+                                               name="one_table_number_per_room")]
+
+    def __str__(self) -> str:
+        return f"{self.room} #{self.number}"
+
+
+class Seat(models.Model):
+    table = models.ForeignKey(Table, on_delete=models.CASCADE, related_name="seats")
+    index = models.PositiveSmallIntegerField()
+    user = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, blank=True,
+                             on_delete=models.PROTECT, related_name="seats")
+    is_ready = models.BooleanField(default=False)
+    ready_deadline = models.DateTimeField(null=True, blank=True)
+    connected = models.BooleanField(default=False)
+
+    class Meta:
+        ordering = ["table", "index"]
+        constraints = [
+            models.UniqueConstraint(fields=["table", "index"], name="one_seat_per_index"),
+            # A player sits at one seat at a time, anywhere.
+            models.UniqueConstraint(fields=["user"], condition=models.Q(user__isnull=False),
+                                    name="one_seat_per_player"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.table} seat {self.index}: {self.user or '-'}"
+
+
+class GameRecord(models.Model):
+    """A game at a table: its event log is the truth (GUIDE "State = fold(events)");
+    this row holds what queries and the deadline sweeper need."""
+
+    class Status(models.TextChoices):
+        PLAYING = "playing", "对局中"
+        ENDED = "ended", "已结束"
+
+    table = models.ForeignKey(Table, on_delete=models.PROTECT, related_name="games")
+    room = models.ForeignKey(Room, on_delete=models.PROTECT, related_name="games")
+    rule_set_name = models.CharField(max_length=40)
+    players = models.JSONField(help_text="User ids by seat, after any seat swap.")
+    bot_seats = models.JSONField(default=list, help_text="Seats played by the server's bot.")
+    status = models.CharField(max_length=8, choices=Status.choices, default=Status.PLAYING)
+    seq = models.PositiveIntegerField(default=0)
+    turn = models.PositiveSmallIntegerField(null=True, blank=True)
+    deadline = models.DateTimeField(null=True, blank=True)
+    result = models.JSONField(null=True, blank=True)
+    settled_at = models.DateTimeField(null=True, blank=True)
+    settlement = models.JSONField(null=True, blank=True,
+                                  help_text="Points and coins each seat received.")
+    created_at = models.DateTimeField(auto_now_add=True)
+    ended_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["-pk"]
+        verbose_name = "对局"
+        verbose_name_plural = "对局"
+        indexes = [
+            models.Index(fields=["status", "deadline"], name="game_deadline_idx"),
+            models.Index(fields=["status", "settled_at"], name="game_unsettled_idx"),
+        ]
+
+    def __str__(self) -> str:
+        return f"game {self.pk} ({self.get_status_display()})"
+
+    @property
+    def ledger_key(self) -> str:
+        return f"game:{self.pk}"
+
+
+class GameEvent(models.Model):
+    game = models.ForeignKey(GameRecord, on_delete=models.PROTECT, related_name="events")
+    seq = models.PositiveIntegerField()
+    type = models.CharField(max_length=16)
+    data = models.JSONField()
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["game", "seq"]
+        constraints = [models.UniqueConstraint(fields=["game", "seq"],
+                                               name="one_event_per_game_seq")]
+
+    def __str__(self) -> str:
+        return f"game {self.game_id} #{self.seq} {self.type}"
+
+
+class BotPlayer(models.Model):
+    """A user account played by the server's bot: it fills empty seats when a room
+    allows bots, and holds coins like anyone else so coin rooms settle normally."""
+
+    user = models.OneToOneField(settings.AUTH_USER_MODEL, on_delete=models.PROTECT,
+                                related_name="bot_player")
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        verbose_name = "机器人"
+        verbose_name_plural = "机器人"
+
+    def __str__(self) -> str:
+        return str(self.user)

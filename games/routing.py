@@ -1,6 +1,9 @@
-"""WebSocket routes, mounted by shuangkou_site.asgi.
+"""WebSocket routes, mounted by shuangkou_site.asgi."""
 
-Empty for now: live tables arrive in a later issue.
-"""
+from django.urls import path
 
-websocket_urlpatterns: list = []
+from .consumers import TableConsumer
+
+websocket_urlpatterns = [
+    path("ws/table/<int:table_id>/", TableConsumer.as_asgi()),
+]

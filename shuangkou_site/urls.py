@@ -1,17 +1,22 @@
 from django.contrib import admin
-from django.contrib.auth import views as auth_views
 from django.contrib.staticfiles.urls import staticfiles_urlpatterns
-from django.urls import path
+from django.urls import include, path
 from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerView
+
+from accounts import api as accounts_api
 
 from . import views
 
 urlpatterns = [
     path("", views.home, name="home"),
     path("healthz", views.healthz, name="healthz"),
-    path("accounts/login/", auth_views.LoginView.as_view(), name="login"),
-    path("accounts/logout/", auth_views.LogoutView.as_view(), name="logout"),
+    path("", include("accounts.urls")),
+    path("games/<path:game_key>/replay/", views.game_replay, name="game-replay"),
     path("admin/", admin.site.urls),
+    path("api/me", accounts_api.MeView.as_view(), name="api-me"),
+    path("api/levels", accounts_api.LevelListView.as_view(), name="api-levels"),
+    path("api/token", accounts_api.TokenView.as_view(), name="api-token"),
+    path("api/ledger/", include("ledger.urls")),
     path("api/schema/", SpectacularAPIView.as_view(), name="api-schema"),
     path("api/docs/", SpectacularSwaggerView.as_view(url_name="api-schema"), name="api-docs"),
 ]

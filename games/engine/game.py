@@ -453,6 +453,9 @@ class Game:
     def _on_escape(self, event: dict) -> None:
         self.escaped.append(event["seat"])
 
+    def _on_settled(self, event: dict) -> None:
+        """The platform's settlement record: money, not rules; nothing to fold."""
+
     def _on_end(self, event: dict) -> None:
         self.status = "ended"
         self.turn = None

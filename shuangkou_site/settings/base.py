@@ -48,6 +48,16 @@ def redis_channel_layer(redis_url: str) -> dict:
     }
 
 
+def redis_cache(redis_url: str) -> dict:
+    """Django's Redis cache used by test and prod (login limits), with explicit limits."""
+    return {
+        "BACKEND": "django.core.cache.backends.redis.RedisCache",
+        "LOCATION": redis_url,
+        "KEY_PREFIX": "shuangkou",
+        "OPTIONS": {"socket_timeout": 5, "socket_connect_timeout": 5, "max_connections": 200},
+    }
+
+
 SECRET_KEY = os.environ.get("DJANGO_SECRET_KEY", "insecure-local-development-key")
 DEBUG = env_bool("DJANGO_DEBUG", False)
 ALLOWED_HOSTS = env_list("ALLOWED_HOSTS", ["127.0.0.1", "localhost", "[::1]"])
@@ -61,6 +71,7 @@ INSTALLED_APPS = [
     "django.contrib.messages",
     "django.contrib.staticfiles",
     "rest_framework",
+    "rest_framework.authtoken",
     "drf_spectacular",
     "channels",
     "django_htmx",
@@ -124,12 +135,16 @@ DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
 REST_FRAMEWORK = {
     "DEFAULT_SCHEMA_CLASS": "drf_spectacular.openapi.AutoSchema",
+    # Token first: it names itself in WWW-Authenticate, so anonymous requests get a 401.
     "DEFAULT_AUTHENTICATION_CLASSES": [
+        "rest_framework.authentication.TokenAuthentication",
         "rest_framework.authentication.SessionAuthentication",
     ],
     "DEFAULT_PERMISSION_CLASSES": [
         "rest_framework.permissions.IsAuthenticatedOrReadOnly",
     ],
+    "DEFAULT_PAGINATION_CLASS": "rest_framework.pagination.PageNumberPagination",
+    "PAGE_SIZE": 20,
 }
 
 SPECTACULAR_SETTINGS = {
@@ -154,3 +169,31 @@ LOGGING = {
     "root": {"handlers": ["console"], "level": os.environ.get("LOG_LEVEL", "INFO")},
 }
 LEDGER_STARTING_COINS = int(os.environ.get("LEDGER_STARTING_COINS", "10000"))
+
+# One process locally; test and prod share a Redis cache so limits hold across processes.
+CACHES = {"default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"}}
+
+# Failed logins (web form, admin and POST /api/token) allowed per window, counted per
+# username and per client IP. The IP limit is higher: players behind one NAT share an IP.
+ACCOUNTS_LOGIN_LIMITS = {
+    "username": {"failures": 5, "window_seconds": 600},
+    "ip": {"failures": 20, "window_seconds": 600},
+}
+# How many proxies in front of the site append to X-Forwarded-For (0: trust only
+# REMOTE_ADDR). Set it to the number of load balancers, or clients can forge their IP.
+ACCOUNTS_TRUSTED_PROXY_COUNT = int(os.environ.get("TRUSTED_PROXY_COUNT", "0"))
+
+# Live tables (games/): how long bots think, how long a person waits before bots
+# fill the empty seats, and how long an ended game may wait for its settlement task
+# before the sweeper settles it.
+GAMES_BOT_THINK_SECONDS = float(os.environ.get("GAMES_BOT_THINK_SECONDS", "1"))
+GAMES_BOT_FILL_SECONDS = float(os.environ.get("GAMES_BOT_FILL_SECONDS", "5"))
+GAMES_SETTLE_GRACE_SECONDS = int(os.environ.get("GAMES_SETTLE_GRACE_SECONDS", "30"))
+# Under `make run` no Celery beat runs: a thread in the web process sweeps instead.
+GAMES_INPROCESS_SWEEPER = env_bool("GAMES_INPROCESS_SWEEPER", False)
+GAMES_SWEEP_SECONDS = float(os.environ.get("GAMES_SWEEP_SECONDS", "1"))
+CELERY_BEAT_SCHEDULE = {
+    "sweep-deadlines": {"task": "games.tasks.sweep_deadlines_task", "schedule": 1.0},
+    "sweep-tables": {"task": "games.tasks.sweep_tables_task", "schedule": 2.0},
+    "sweep-unsettled": {"task": "games.tasks.sweep_unsettled_task", "schedule": 30.0},
+}

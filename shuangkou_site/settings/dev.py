@@ -17,3 +17,6 @@ CHANNEL_LAYERS = {"default": {"BACKEND": "channels.layers.InMemoryChannelLayer"}
 
 CELERY_TASK_ALWAYS_EAGER = True
 CELERY_TASK_EAGER_PROPAGATES = True
+
+# No Celery beat under `make run`: the web process sweeps deadlines and tables itself.
+GAMES_INPROCESS_SWEEPER = env_bool("GAMES_INPROCESS_SWEEPER", True)

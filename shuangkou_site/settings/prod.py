@@ -6,7 +6,7 @@ import dj_database_url
 from django.core.exceptions import ImproperlyConfigured
 
 from .base import *  # noqa: F403
-from .base import env_bool, env_list, redis_channel_layer
+from .base import env_bool, env_list, redis_cache, redis_channel_layer
 
 
 def required_env(name: str) -> str:
@@ -33,6 +33,7 @@ DATABASES = {
 REDIS_URL = required_env("REDIS_URL")
 CHANNEL_LAYERS = {"default": redis_channel_layer(REDIS_URL)}
 CELERY_BROKER_URL = REDIS_URL
+CACHES = {"default": redis_cache(REDIS_URL)}
 
 # TLS ends at the load balancer, which sets X-Forwarded-Proto.
 SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https")

@@ -5,7 +5,7 @@ import os
 import dj_database_url
 
 from .base import *  # noqa: F403
-from .base import DEFAULT_REDIS_URL, redis_channel_layer
+from .base import DEFAULT_REDIS_URL, redis_cache, redis_channel_layer
 
 DEBUG = False
 
@@ -19,8 +19,13 @@ REDIS_URL = os.environ.get("REDIS_URL", DEFAULT_REDIS_URL)
 CHANNEL_LAYERS = {"default": redis_channel_layer(REDIS_URL)}
 
 CELERY_BROKER_URL = REDIS_URL
+CACHES = {"default": redis_cache(REDIS_URL)}
 CELERY_TASK_ALWAYS_EAGER = True
 CELERY_TASK_EAGER_PROPAGATES = True
 
 # Hashing strength is irrelevant in tests and the default costs seconds per user.
 PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
+
+# Bots and 托管 seats move at once, and bots fill a table as soon as a person is ready.
+GAMES_BOT_THINK_SECONDS = 0
+GAMES_BOT_FILL_SECONDS = 0

@@ -1,0 +1,174 @@
+"""Every write to a running game: one short transaction per action (GUIDE).
+
+Lock the game row, check the action with the engine, append its events, update
+the row (seq, turn, deadline), commit, then notify the table. Errors reach only
+the sender and change nothing.
+"""
+
+from __future__ import annotations
+
+import random
+from datetime import timedelta
+
+from django.conf import settings
+from django.db import transaction
+from django.utils import timezone
+
+from games.engine.game import Game, GameError, event_for
+
+from . import live
+from .broadcast import send_after_commit, table_group
+from .errors import ActionError
+from .models import GameEvent, GameRecord, Room
+
+MAX_AUTOMATIC_MOVES = 400  # a whole game is far fewer; a guard against a loop
+
+
+def game_act(*, user_id: int, game_id: int, action: str, cards: str | list | None = None,
+             reading: dict | None = None, on: bool | None = None,
+             client_seq: int | None = None) -> list[dict]:
+    """A seated player's action: ``play``, ``pass``, ``trustee`` (on/off) or ``leave``
+    (an escape, RULES §10). ``client_seq`` is the last seq the client saw: an action
+    based on an older state is refused as stale. Returns the public events."""
+    with transaction.atomic():
+        record = _locked(game_id)
+        if record.status != GameRecord.Status.PLAYING:
+            raise ActionError("the game is over")
+        if user_id not in record.players:
+            raise ActionError("you are not playing in this game")
+        seat = record.players.index(user_id)
+        if client_seq is not None and client_seq != record.seq:
+            raise ActionError(f"stale action: the game is at seq {record.seq}, "
+                              f"you sent {client_seq}; ask for a snapshot")
+        game = live.engine_for(record)
+        mark = len(game.events)
+        try:
+            if action == "play":
+                game.play(seat, cards if cards is not None else "", reading)
+            elif action == "pass":
+                game.pass_turn(seat)
+            elif action == "trustee":
+                game.set_trustee(seat, bool(on), "player")
+            elif action == "leave":
+                game.escape(seat)
+            else:
+                raise ActionError(f"unknown action {action!r}")
+        except GameError as error:
+            live.remember(record.pk, game)  # the engine refused: it is unchanged
+            raise ActionError(str(error)) from None
+        return _commit(record, game, mark)
+
+
+def game_connection(*, user_id: int, game_id: int, connected: bool) -> list[dict]:
+    """A seat's socket went away (托管 at once) or came back (RULES §10). Coming
+    back does not cancel 托管: the player does that when they choose to."""
+    with transaction.atomic():
+        record = _locked(game_id)
+        if record.status != GameRecord.Status.PLAYING or user_id not in record.players:
+            return []
+        if connected:
+            return []
+        game = live.engine_for(record)
+        mark = len(game.events)
+        game.set_trustee(record.players.index(user_id), True, "disconnect")
+        return _commit(record, game, mark)
+
+
+def game_deadline(*, game_id: int, seq: int) -> list[dict]:
+    """The turn deadline of ``game_id`` at ``seq`` passed: the bot or 托管 seat acts,
+    or a person's turn times out (RULES §10). Claims the turn with the row lock and
+    the seq: if anything happened meanwhile, nothing is done."""
+    with transaction.atomic():
+        record = (GameRecord.objects.select_for_update(skip_locked=True)
+                  .filter(pk=game_id, seq=seq, status=GameRecord.Status.PLAYING,
+                          deadline__lte=timezone.now()).select_related("room").first())
+        if record is None:
+            return []
+        game = live.engine_for(record)
+        mark = len(game.events)
+        seat = game.turn
+        if seat in record.bot_seats:
+            _bot_move(record, game)
+        elif game.trustee[seat]:
+            game.bot_turn()
+        else:
+            game.timeout(seat)
+        return _commit(record, game, mark)
+
+
+def record_new_game(record: GameRecord, game: Game) -> list[dict]:
+    """Store a just-dealt game's events (call inside the table's transaction)."""
+    return _commit(record, game, 0)
+
+
+def _locked(game_id: int) -> GameRecord:
+    record = GameRecord.objects.select_for_update().select_related("room") \
+        .filter(pk=game_id).first()
+    if record is None:
+        raise ActionError(f"no game {game_id}")
+    return record
+
+
+def _bot_move(record: GameRecord, game: Game) -> None:
+    game.bot_turn(rng=random.Random(f"{record.pk}:{len(game.events)}"))
+
+
+def _run_automatic(record: GameRecord, game: Game) -> None:
+    """With no think time, bots and 托管 seats move at once, in the same transaction."""
+    if settings.GAMES_BOT_THINK_SECONDS > 0:
+        return
+    for _ in range(MAX_AUTOMATIC_MOVES):
+        if game.status != "playing":
+            return
+        seat = game.turn
+        if seat in record.bot_seats:
+            _bot_move(record, game)
+        elif game.trustee[seat]:
+            game.bot_turn()
+        else:
+            return
+
+
+def _commit(record: GameRecord, game: Game, mark: int) -> list[dict]:
+    _run_automatic(record, game)
+    new = game.events[mark:]
+    if not new:
+        live.remember(record.pk, game)
+        return []
+    GameEvent.objects.bulk_create(
+        [GameEvent(game=record, seq=event["seq"], type=event["type"], data=event)
+         for event in new])
+    record.seq = len(game.events)
+    record.turn = game.turn
+    record.deadline = _deadline(record, game)
+    fields = ["seq", "turn", "deadline"]
+    if game.status == "ended":
+        record.status = GameRecord.Status.ENDED
+        record.result = game.result.to_dict()
+        record.ended_at = timezone.now()
+        fields += ["status", "result", "ended_at"]
+    record.save(update_fields=fields)
+    public = [event_for(event, None) for event in new]
+    record_id, table_id = record.pk, record.table_id
+    transaction.on_commit(lambda: live.remember(record_id, game))
+    send_after_commit(table_group(table_id), {
+        "type": "game.events", "game": record_id, "seq": record.seq, "events": public})
+    if game.status == "ended":
+        from .tasks import settle_game_task
+
+        transaction.on_commit(lambda: settle_game_task.delay(record_id))
+    return public
+
+
+def _deadline(record: GameRecord, game: Game):
+    if game.status != "playing":
+        return None
+    room: Room = record.room
+    seat = game.turn
+    if seat in record.bot_seats or game.trustee[seat]:
+        seconds = settings.GAMES_BOT_THINK_SECONDS
+    elif game.plays == 0:
+        seconds = room.first_turn_seconds
+    else:
+        seconds = room.turn_seconds
+    return timezone.now() + timedelta(seconds=seconds)

@@ -1,0 +1,225 @@
+"""The table socket, ``/ws/table/<id>/`` (docs/protocol.md). Thin: parse,
+authorise, call one service, reply. Every game write goes through
+games.actions or games.tables in one database transaction."""
+
+from __future__ import annotations
+
+import json
+import time
+
+from channels.db import database_sync_to_async
+from channels.generic.websocket import AsyncJsonWebsocketConsumer
+
+from . import actions, tables
+from .broadcast import seat_group, table_group
+from .errors import ActionError
+from .models import GameRecord, Seat, Table
+from .selectors import game_view, table_state
+
+MAX_MESSAGE_BYTES = 4096
+RATE_PER_SECOND = 10.0
+RATE_BURST = 20.0
+
+
+class TableConsumer(AsyncJsonWebsocketConsumer):
+    async def connect(self) -> None:
+        user = self.scope.get("user")
+        self.table_id = int(self.scope["url_route"]["kwargs"]["table_id"])
+        if user is None or not user.is_authenticated:
+            await self.close(code=4401)
+            return
+        if not await database_sync_to_async(Table.objects.filter(pk=self.table_id).exists)():
+            await self.close(code=4404)
+            return
+        self.user_id = user.pk
+        self.seat: int | None = None
+        self.tokens = RATE_BURST
+        self.refilled = time.monotonic()
+        await self.accept()
+        await self.channel_layer.group_add(table_group(self.table_id), self.channel_name)
+        await self._follow_seat()
+        await self._send_snapshot()
+
+    async def disconnect(self, code: int) -> None:
+        if not hasattr(self, "user_id"):
+            return
+        await self.channel_layer.group_discard(table_group(self.table_id), self.channel_name)
+        if self.seat is not None:
+            await self.channel_layer.group_discard(seat_group(self.table_id, self.seat),
+                                                   self.channel_name)
+            await database_sync_to_async(_seat_disconnected)(self.user_id, self.table_id)
+
+    # --- from the client ----------------------------------------------------------------
+
+    async def receive(self, text_data: str | None = None, bytes_data: bytes | None = None,
+                      **kwargs) -> None:
+        if text_data is None or len(text_data.encode()) > MAX_MESSAGE_BYTES:
+            await self._error(f"messages must be JSON text of at most {MAX_MESSAGE_BYTES} bytes")
+            return
+        if not self._take_token():
+            await self._error("too many messages: slow down")
+            return
+        try:
+            content = json.loads(text_data)
+        except json.JSONDecodeError:
+            await self._error("malformed JSON")
+            return
+        if not isinstance(content, dict) or not isinstance(content.get("type"), str):
+            await self._error('a message is a JSON object with a "type"')
+            return
+        await self.receive_json(content)
+
+    async def receive_json(self, content: dict, **kwargs) -> None:
+        handler = getattr(self, f"do_{content['type']}", None)
+        if handler is None:
+            await self._error(f"unknown message type {content['type']!r}", content)
+            return
+        try:
+            await handler(content)
+        except ActionError as error:
+            await self._error(str(error), content)
+        except (TypeError, ValueError, KeyError) as error:
+            await self._error(f"bad message: {error}", content)
+
+    async def do_snapshot(self, content: dict) -> None:
+        await self._send_snapshot(content.get("ref"))
+
+    async def do_sit(self, content: dict) -> None:
+        seat = content.get("seat")
+        await database_sync_to_async(_sit)(self.user_id, self.table_id, seat)
+        await self._follow_seat()
+
+    async def do_stand(self, content: dict) -> None:
+        await database_sync_to_async(_stand)(self.user_id)
+        await self._follow_seat()
+
+    async def do_ready(self, content: dict) -> None:
+        await database_sync_to_async(_ready)(self.user_id, content.get("ready", True) is not False)
+
+    async def do_play(self, content: dict) -> None:
+        await self._act("play", content, cards=content.get("cards"),
+                        reading=content.get("reading"))
+
+    async def do_pass(self, content: dict) -> None:
+        await self._act("pass", content)
+
+    async def do_trustee(self, content: dict) -> None:
+        await self._act("trustee", content, on=bool(content.get("on")))
+
+    async def do_leave(self, content: dict) -> None:
+        await self._act("leave", content)
+
+    async def _act(self, action: str, content: dict, **payload) -> None:
+        seq = content.get("seq")
+        if seq is not None and (isinstance(seq, bool) or not isinstance(seq, int)):
+            raise ActionError('"seq" must be the last sequence number you saw')
+        cards = payload.get("cards")
+        if action == "play" and not isinstance(cards, (str, list)):
+            raise ActionError('"cards" must be a list of card codes or a text of ranks')
+        game_id = await database_sync_to_async(_current_game)(self.table_id)
+        if game_id is None:
+            raise ActionError("no game is running at this table")
+        await database_sync_to_async(actions.game_act)(
+            user_id=self.user_id, game_id=game_id, action=action, client_seq=seq, **payload)
+
+    # --- from the channel layer --------------------------------------------------------------
+
+    async def game_events(self, message: dict) -> None:
+        await self.send_json({"type": "events", "game": message["game"], "seq": message["seq"],
+                              "events": message["events"]})
+
+    async def game_snapshot(self, message: dict) -> None:
+        await self._send_snapshot()
+
+    async def table_changed(self, message: dict) -> None:
+        await self._follow_seat()
+        state = await database_sync_to_async(_table_state)(self.table_id)
+        await self.send_json({"type": "table", "table": state})
+
+    # --- helpers ----------------------------------------------------------------------------------
+
+    async def _follow_seat(self) -> None:
+        """Join the seat's private group while this user sits here; leave it otherwise."""
+        seat = await database_sync_to_async(_seat_of)(self.user_id, self.table_id)
+        if seat == self.seat:
+            return
+        if self.seat is not None:
+            await self.channel_layer.group_discard(seat_group(self.table_id, self.seat),
+                                                   self.channel_name)
+        if seat is not None:
+            await self.channel_layer.group_add(seat_group(self.table_id, seat), self.channel_name)
+        self.seat = seat
+
+    async def _send_snapshot(self, ref=None) -> None:
+        snapshot = await database_sync_to_async(_snapshot)(self.table_id, self.user_id)
+        if ref is not None:
+            snapshot["ref"] = ref
+        await self.send_json(snapshot)
+
+    async def _error(self, message: str, content: dict | None = None) -> None:
+        reply = {"type": "error", "message": message}
+        if content and "ref" in content:
+            reply["ref"] = content["ref"]
+        await self.send_json(reply)
+
+    def _take_token(self) -> bool:
+        now = time.monotonic()
+        self.tokens = min(RATE_BURST, self.tokens + (now - self.refilled) * RATE_PER_SECOND)
+        self.refilled = now
+        if self.tokens < 1:
+            return False
+        self.tokens -= 1
+        return True
+
+
+# --- database work, run in the sync thread ------------------------------------------------------
+
+def _seat_of(user_id: int, table_id: int) -> int | None:
+    seat = Seat.objects.filter(user_id=user_id, table_id=table_id).first()
+    if seat is not None and not seat.connected:
+        Seat.objects.filter(pk=seat.pk).update(connected=True)
+    return seat.index if seat else None
+
+
+def _seat_disconnected(user_id: int, table_id: int) -> None:
+    Seat.objects.filter(user_id=user_id, table_id=table_id).update(connected=False)
+    game_id = _current_game(table_id)
+    if game_id is not None:
+        actions.game_connection(user_id=user_id, game_id=game_id, connected=False)
+
+
+def _current_game(table_id: int) -> int | None:
+    return Table.objects.filter(pk=table_id).values_list("current_game_id", flat=True).first()
+
+
+def _table_state(table_id: int) -> dict:
+    return table_state(Table.objects.get(pk=table_id))
+
+
+def _snapshot(table_id: int, user_id: int) -> dict:
+    table = Table.objects.get(pk=table_id)
+    game = None
+    record = GameRecord.objects.filter(pk=table.current_game_id).first() \
+        or table.games.order_by("-pk").first()
+    if record is not None:
+        game = game_view(record, user_id)
+    return {"type": "snapshot", "table": table_state(table), "game": game,
+            "seq": game["seq"] if game else 0}
+
+
+def _user(user_id: int):
+    from accounts.models import User
+
+    return User.objects.get(pk=user_id)
+
+
+def _sit(user_id: int, table_id: int, seat) -> None:
+    tables.table_sit(user=_user(user_id), table_id=table_id, seat_index=seat)
+
+
+def _stand(user_id: int) -> None:
+    tables.table_stand(user=_user(user_id))
+
+
+def _ready(user_id: int, ready: bool) -> None:
+    tables.table_ready(user=_user(user_id), ready=ready)

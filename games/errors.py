@@ -1,0 +1,2 @@
+class ActionError(ValueError):
+    """A table or game action refused with a message for the player; nothing changed."""

@@ -1,0 +1,105 @@
+"""Settling a finished game through the ledger (RULES §7, §8, §10), exactly once."""
+
+from __future__ import annotations
+
+from datetime import timedelta
+
+from django.db import transaction
+from django.utils import timezone
+
+from accounts.models import User
+from ledger.models import Currency, Leg
+from ledger.services import Escape, settle_game
+
+from .bots import bot_user_ids
+from .broadcast import LOBBY_GROUP, send_after_commit, table_group
+from .models import GameEvent, GameRecord, Seat, Table
+
+
+def game_settle(*, game_id: int) -> bool:
+    """Post the points and coins of an ended game, store what each seat got, append
+    the ``settled`` event and open the table for the next game. Idempotent: a
+    settled game is left alone. Returns whether this call settled it."""
+    with transaction.atomic():
+        record = GameRecord.objects.select_for_update().select_related("room", "table") \
+            .filter(pk=game_id).first()
+        if record is None or record.status != GameRecord.Status.ENDED or record.settled_at:
+            return False
+        room, result = record.room, record.result
+        users = User.objects.in_bulk(record.players)
+        players = [users[user_id] for user_id in record.players]
+        escaped = result.get("escaped")
+        escape = None
+        scores = result["scores"]
+        if escaped is not None:
+            rules = room.rule_set.as_rule_set()
+            escape = Escape(seat=escaped, penalty_units=result["penalty"],
+                            compensation_percent=rules.escape_compensation_percent)
+            scores = result["contributions"]
+        posted = settle_game(game_key=record.ledger_key, players=players, scores=scores,
+                             stake_unit=room.stake_unit, coins=room.is_coins,
+                             coefficient=room.coefficient, fee=room.fee, escape=escape)
+        summary = _summary(posted, record.players)
+        record.settled_at = timezone.now()
+        record.settlement = summary
+        record.seq += 1
+        event = {"seq": record.seq, "type": "settled", **summary}
+        GameEvent.objects.create(game=record, seq=record.seq, type="settled", data=event)
+        record.save(update_fields=["settled_at", "settlement", "seq"])
+        _reopen_table(record, escaped)
+        send_after_commit(table_group(record.table_id), {
+            "type": "game.events", "game": record.pk, "seq": record.seq, "events": [event]})
+    return True
+
+
+def _summary(posted, players: list[int]) -> dict:
+    """Points and coins each seat received (what the result panel shows)."""
+    points = [0] * len(players)
+    coins = [0] * len(players)
+    if posted is not None:
+        for user_id, currency, amount in Leg.objects.filter(
+                transaction=posted, account__user_id__in=players, hold__isnull=True) \
+                .values_list("account__user_id", "account__currency", "amount"):
+            target = points if currency == Currency.POINT else coins
+            target[players.index(user_id)] += amount
+        # Coins came back out of escrow: a player's change is the return less the hold.
+        for user_id, amount in Leg.objects.filter(transaction=posted, hold__isnull=False) \
+                .values_list("hold__user_id", "amount"):
+            coins[players.index(user_id)] += amount
+    return {"points": points, "coins": coins}
+
+
+def _reopen_table(record: GameRecord, escaped: int | None) -> None:
+    table = Table.objects.select_for_update().select_related("room").get(pk=record.table_id)
+    finish = record.result["finish"]
+    table.status = Table.Status.WAITING
+    table.current_game = None
+    table.last_result = {"first_out": record.players[finish[0]], "kou": record.result["kou"]}
+    table.waiting_since = timezone.now()
+    table.save(update_fields=["status", "current_game", "last_result", "waiting_since"])
+    leavers = {record.players[seat] for seat in _left_seats(record, escaped)}
+    bots = bot_user_ids(record.players)
+    deadline = timezone.now() + timedelta(seconds=table.room.ready_seconds)
+    for seat in Seat.objects.filter(table=table, user__isnull=False):
+        if seat.user_id in leavers:
+            seat.user, seat.is_ready, seat.ready_deadline = None, False, None
+        elif seat.user_id in bots:
+            seat.is_ready, seat.ready_deadline = True, None
+        else:
+            seat.is_ready, seat.ready_deadline = False, deadline
+        seat.save(update_fields=["user", "is_ready", "ready_deadline"])
+    if not [user for user in record.players if user not in bots and user not in leavers]:
+        Seat.objects.filter(table=table).update(user=None, is_ready=False, ready_deadline=None)
+        table.waiting_since = None
+        table.save(update_fields=["waiting_since"])
+    send_after_commit(table_group(table.pk), {"type": "table.changed"})
+    send_after_commit(LOBBY_GROUP, {"type": "lobby.changed", "room": table.room_id})
+
+
+def _left_seats(record: GameRecord, escaped: int | None) -> set[int]:
+    """Seats whose player escaped, in either escape mode."""
+    seats = set() if escaped is None else {escaped}
+    for data in GameEvent.objects.filter(game=record, type="escape") \
+            .values_list("data", flat=True):
+        seats.add(data["seat"])
+    return seats

@@ -1,0 +1,251 @@
+"""Sitting, standing, getting ready and starting games at tables (RULES §2, §8, §10)."""
+
+from __future__ import annotations
+
+import secrets
+from datetime import timedelta
+
+from django.conf import settings
+from django.db import transaction
+from django.utils import timezone
+
+from accounts.models import User
+from games.engine.game import Game
+from ledger.models import Currency
+from ledger.services import LedgerError, balance_of, freeze_game_coins
+
+from .actions import record_new_game
+from .bots import bot_user_ids, free_bot
+from .broadcast import LOBBY_GROUP, seat_group, send_after_commit, table_group
+from .errors import ActionError
+from .models import GameRecord, Room, Seat, Table
+
+
+def room_quick_join(*, user: User, room_id: int) -> Seat:
+    """Sit at the first waiting table of the room with a free seat, or a new table."""
+    room = Room.objects.filter(pk=room_id, is_open=True).first()
+    if room is None:
+        raise ActionError("that room is closed or does not exist")
+    existing = Seat.objects.filter(user=user).select_related("table").first()
+    if existing is not None:
+        if existing.table.room_id == room.pk:
+            return existing
+        raise ActionError(f"you are already seated at {existing.table}; stand up first")
+    _check_can_sit(user, room)
+    for table in room.tables.filter(status=Table.Status.WAITING, seats__user__isnull=True) \
+            .distinct().order_by("number"):
+        try:
+            return table_sit(user=user, table_id=table.pk)
+        except ActionError:
+            continue  # taken meanwhile: try the next table
+    return table_sit(user=user, table_id=table_create(room).pk)
+
+
+def table_create(room: Room) -> Table:
+    with transaction.atomic():
+        last = Table.objects.select_for_update().filter(room=room).order_by("-number").first()
+        table = Table.objects.create(room=room, number=(last.number + 1) if last else 1)
+        Seat.objects.bulk_create([Seat(table=table, index=index)
+                                  for index in range(room.seat_count())])
+    return table
+
+
+def table_sit(*, user: User, table_id: int, seat_index: int | None = None) -> Seat:
+    with transaction.atomic():
+        table = _locked_table(table_id)
+        room = table.room
+        mine = Seat.objects.filter(user=user).first()
+        if mine is not None:
+            if mine.table_id == table.pk:
+                return mine
+            raise ActionError("you are already seated at another table; stand up first")
+        if not room.is_open:
+            raise ActionError("this room is closed")
+        if table.status != Table.Status.WAITING:
+            raise ActionError("a game is running at this table")
+        _check_can_sit(user, room)
+        seats = list(table.seats.order_by("index"))
+        if seat_index is None:
+            seat = next((seat for seat in seats if seat.user_id is None), None)
+            if seat is None:
+                raise ActionError("this table is full")
+        else:
+            if not isinstance(seat_index, int) or not 0 <= seat_index < len(seats):
+                raise ActionError(f"no seat {seat_index!r} at this table")
+            seat = seats[seat_index]
+            if seat.user_id is not None:
+                raise ActionError("that seat is taken")
+        seat.user = user
+        seat.is_ready = False
+        seat.ready_deadline = timezone.now() + timedelta(seconds=room.ready_seconds)
+        seat.save(update_fields=["user", "is_ready", "ready_deadline"])
+        if table.waiting_since is None:
+            table.waiting_since = timezone.now()
+            table.save(update_fields=["waiting_since"])
+        _announce(table)
+    return seat
+
+
+def table_stand(*, user: User) -> None:
+    """Leave a waiting table. During a game, leaving is an escape (games.actions)."""
+    with transaction.atomic():
+        seat = Seat.objects.filter(user=user).first()
+        if seat is None:
+            raise ActionError("you are not seated")
+        table = _locked_table(seat.table_id)
+        if table.status != Table.Status.WAITING:
+            raise ActionError("a game is running: leaving now is an escape (use leave)")
+        Seat.objects.filter(pk=seat.pk).update(user=None, is_ready=False, ready_deadline=None)
+        _drop_lonely_bots(table)
+        _announce(table)
+
+
+def table_ready(*, user: User, ready: bool = True) -> Seat:
+    with transaction.atomic():
+        seat = Seat.objects.filter(user=user).first()
+        if seat is None:
+            raise ActionError("sit down first")
+        table = _locked_table(seat.table_id)
+        if table.status != Table.Status.WAITING:
+            raise ActionError("the game has started already")
+        seat.refresh_from_db()
+        seat.is_ready = ready
+        seat.ready_deadline = None if ready else timezone.now() + timedelta(
+            seconds=table.room.ready_seconds)
+        seat.save(update_fields=["is_ready", "ready_deadline"])
+        if ready and table.room.bots_allowed and settings.GAMES_BOT_FILL_SECONDS == 0:
+            _fill_with_bots(table)
+        if not _start_if_ready(table):
+            _announce(table)
+    return seat
+
+
+def table_fill_bots(*, table_id: int) -> bool:
+    """Seat bots in the empty seats of a waiting table that has a person at it
+    (the lobby's wait is over) and start when everyone is ready."""
+    with transaction.atomic():
+        table = _locked_table(table_id)
+        if table.status != Table.Status.WAITING or not table.room.bots_allowed:
+            return False
+        if not _humans(table):
+            return False
+        _fill_with_bots(table)
+        if not _start_if_ready(table):
+            _announce(table)
+        return True
+
+
+def table_unseat_unready(*, table_id: int) -> int:
+    """Remove people who did not get ready in time (RULES §10)."""
+    with transaction.atomic():
+        table = _locked_table(table_id)
+        if table.status != Table.Status.WAITING:
+            return 0
+        late = table.seats.filter(user__isnull=False, is_ready=False,
+                                  ready_deadline__lte=timezone.now())
+        count = late.update(user=None, ready_deadline=None)
+        if count:
+            _drop_lonely_bots(table)
+            _announce(table)
+        return count
+
+
+# --- internals --------------------------------------------------------------------------
+
+def _locked_table(table_id: int) -> Table:
+    table = Table.objects.select_for_update().select_related("room__rule_set") \
+        .filter(pk=table_id).first()
+    if table is None:
+        raise ActionError(f"no table {table_id}")
+    return table
+
+
+def _check_can_sit(user: User, room: Room) -> None:
+    if room.is_coins and balance_of(user, Currency.COIN) < room.min_coins:
+        raise ActionError(f"this room needs at least {room.min_coins} coins to sit")
+
+
+def _humans(table: Table) -> list[int]:
+    users = [seat.user_id for seat in table.seats.all() if seat.user_id]
+    bots = bot_user_ids(users)
+    return [user for user in users if user not in bots]
+
+
+def _fill_with_bots(table: Table) -> None:
+    for seat in table.seats.filter(user__isnull=True).order_by("index"):
+        seat.user = free_bot(table.room)
+        seat.is_ready = True
+        seat.ready_deadline = None
+        seat.save(update_fields=["user", "is_ready", "ready_deadline"])
+
+
+def _drop_lonely_bots(table: Table) -> None:
+    """Bots never play alone: when the last person leaves, they stand up too."""
+    if not _humans(table):
+        table.seats.filter(user__isnull=False).update(user=None, is_ready=False,
+                                                      ready_deadline=None)
+        table.waiting_since = None
+        table.save(update_fields=["waiting_since"])
+
+
+def _start_if_ready(table: Table) -> bool:
+    seats = list(table.seats.order_by("index"))
+    if any(seat.user_id is None or not seat.is_ready for seat in seats):
+        return False
+    game_start(table, seats)
+    return True
+
+
+def game_start(table: Table, seats: list[Seat]) -> GameRecord:
+    """Deal a game at a full, ready table (call with the table locked): freeze the
+    stakes in coin rooms (RULES §8), seat the players as the 明牌 swap says (§2)."""
+    room = table.room
+    rules = room.rule_set.as_rule_set()
+    players = [seat.user_id for seat in seats]
+    stake = _tcy_stake(room, rules, players) if rules.players == 2 else 1
+    game = Game.deal(rules, players, secrets.randbits(64), table.last_result, stake=stake,
+                     coins=room.is_coins, escape_mode=room.escape_mode)
+    record = GameRecord.objects.create(
+        table=table, room=room, rule_set_name=rules.name, players=game.players,
+        bot_seats=sorted(seat for seat, user in enumerate(game.players)
+                         if user in bot_user_ids(players)))
+    if game.players != players:  # the 明牌 swap moved two players (hands go with them)
+        Seat.objects.filter(table=table).update(user=None)
+        for seat in seats:
+            seat.user_id = game.players[seat.index]
+            seat.save(update_fields=["user"])
+    if room.is_coins:
+        users = User.objects.in_bulk(players)
+        try:
+            freeze_game_coins(game_key=record.ledger_key,
+                              stakes=[(users[user], room.max_loss) for user in game.players])
+        except LedgerError as error:
+            raise ActionError(f"cannot start: {error}") from None
+    table.status = Table.Status.PLAYING
+    table.current_game = record
+    table.waiting_since = None
+    table.save(update_fields=["status", "current_game", "waiting_since"])
+    Seat.objects.filter(table=table).update(ready_deadline=None)
+    record_new_game(record, game)
+    for seat in range(len(players)):
+        send_after_commit(seat_group(table.pk, seat), {"type": "game.snapshot"})
+    _announce(table)
+    return record
+
+
+def _tcy_stake(room: Room, rules, players: list[int]) -> int:
+    """X: the stake of the lowest-level seated player (RULES §9 tcy tables)."""
+    users = User.objects.in_bulk(players)
+    stakes = []
+    for user in users.values():
+        amount = balance_of(user, Currency.COIN if room.is_coins else Currency.POINT)
+        table_rows = rules.stakes_coins if room.is_coins else rules.stakes_points
+        reached = [stake for needed, stake in table_rows if amount >= needed]
+        stakes.append(reached[-1] if reached else table_rows[0][1])
+    return min(stakes)
+
+
+def _announce(table: Table) -> None:
+    """Tell the table and the lobby that seats changed."""
+    send_after_commit(table_group(table.pk), {"type": "table.changed"})
+    send_after_commit(LOBBY_GROUP, {"type": "lobby.changed", "room": table.room_id})
