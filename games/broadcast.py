@@ -7,9 +7,16 @@ whole table carry public data only; a seat's own cards go to that seat's group.
 
 from __future__ import annotations
 
-from asgiref.sync import async_to_sync
+import asyncio
+import os
+import threading
+
+from asgiref.sync import SyncToAsync, async_to_sync
 from channels.layers import get_channel_layer
 from django.db import transaction
+
+LOBBY_GROUP = "lobby"
+SEND_TIMEOUT_SECONDS = 5
 
 
 def table_group(table_id: int) -> str:
@@ -20,9 +27,6 @@ def seat_group(table_id: int, seat: int) -> str:
     return f"seat.{table_id}.{seat}"
 
 
-LOBBY_GROUP = "lobby"
-
-
 def send_after_commit(group: str, message: dict) -> None:
     """Queue ``message`` (with ``"type"`` naming the consumer handler) for after commit."""
     transaction.on_commit(lambda: send_now(group, message))
@@ -30,5 +34,32 @@ def send_after_commit(group: str, message: dict) -> None:
 
 def send_now(group: str, message: dict) -> None:
     layer = get_channel_layer()
-    if layer is not None:
+    if layer is None:
+        return
+    if _inside_server():
+        # A worker thread of the ASGI server: send on the server's own loop.
         async_to_sync(layer.group_send)(group, message)
+    else:
+        # Celery and other plain threads: one long-lived loop per process, so the
+        # layer's Redis connections are reused, not opened per message (GUIDE).
+        asyncio.run_coroutine_threadsafe(layer.group_send(group, message),
+                                         _sender_loop()).result(SEND_TIMEOUT_SECONDS)
+
+
+def _inside_server() -> bool:
+    return getattr(SyncToAsync.threadlocal, "main_event_loop_pid", None) == os.getpid() \
+        and getattr(SyncToAsync.threadlocal, "main_event_loop", None) is not None
+
+
+_loop: asyncio.AbstractEventLoop | None = None
+_loop_lock = threading.Lock()
+
+
+def _sender_loop() -> asyncio.AbstractEventLoop:
+    global _loop
+    with _loop_lock:
+        if _loop is None or _loop.is_closed():
+            _loop = asyncio.new_event_loop()
+            threading.Thread(target=_loop.run_forever, name="channel-layer-sender",
+                             daemon=True).start()
+        return _loop

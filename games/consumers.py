@@ -13,6 +13,7 @@ from channels.generic.websocket import AsyncJsonWebsocketConsumer
 from . import actions, tables
 from .broadcast import seat_group, table_group
 from .errors import ActionError
+from .inprocess import ensure_sweeper
 from .models import GameRecord, Seat, Table
 from .selectors import game_view, table_state
 
@@ -36,6 +37,7 @@ class TableConsumer(AsyncJsonWebsocketConsumer):
         self.tokens = RATE_BURST
         self.refilled = time.monotonic()
         await self.accept()
+        ensure_sweeper()
         await self.channel_layer.group_add(table_group(self.table_id), self.channel_name)
         await self._follow_seat()
         await self._send_snapshot()

@@ -23,10 +23,3 @@ application = ProtocolTypeRouter(
         ),
     }
 )
-
-from django.conf import settings  # noqa: E402
-
-if settings.GAMES_INPROCESS_SWEEPER:
-    from games.inprocess import start_sweeper_thread  # noqa: E402
-
-    start_sweeper_thread()
