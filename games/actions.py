@@ -152,7 +152,9 @@ def _commit(record: GameRecord, game: Game, mark: int) -> list[dict]:
     record_id, table_id = record.pk, record.table_id
     transaction.on_commit(lambda: live.remember(record_id, game))
     send_after_commit(table_group(table_id), {
-        "type": "game.events", "game": record_id, "seq": record.seq, "events": public})
+        "type": "game.events", "game": record_id, "seq": record.seq, "turn": record.turn,
+        "deadline": record.deadline.isoformat() if record.deadline else None,
+        "events": public})
     if game.status == "ended":
         from .tasks import settle_game_task
 

@@ -128,6 +128,7 @@ class TableConsumer(AsyncJsonWebsocketConsumer):
 
     async def game_events(self, message: dict) -> None:
         await self.send_json({"type": "events", "game": message["game"], "seq": message["seq"],
+                              "turn": message["turn"], "deadline": message["deadline"],
                               "events": message["events"]})
 
     async def game_snapshot(self, message: dict) -> None:

@@ -48,7 +48,8 @@ def game_settle(*, game_id: int) -> bool:
         record.save(update_fields=["settled_at", "settlement", "seq"])
         _reopen_table(record, escaped)
         send_after_commit(table_group(record.table_id), {
-            "type": "game.events", "game": record.pk, "seq": record.seq, "events": [event]})
+            "type": "game.events", "game": record.pk, "seq": record.seq, "turn": None,
+            "deadline": None, "events": [event]})
     return True
 
 
