@@ -1,0 +1,58 @@
+"""``manage.py loadtest_prepare --tables 200``: players, sessions and seated tables
+for scripts/loadtest.py, written to a JSON plan file."""
+
+from __future__ import annotations
+
+import json
+import uuid
+
+from django.contrib.auth import BACKEND_SESSION_KEY, HASH_SESSION_KEY, SESSION_KEY
+from django.contrib.sessions.backends.db import SessionStore
+from django.core.management.base import BaseCommand, CommandError
+
+from accounts.models import User
+from games.models import Room, RuleSetConfig
+from games.services import rule_set_presets_load
+from games.tables import table_create, table_sit
+
+ROOM_NAME = "负载测试 qq"
+
+
+class Command(BaseCommand):
+    help = __doc__.splitlines()[0]
+
+    def add_arguments(self, parser) -> None:
+        parser.add_argument("--tables", type=int, default=200)
+        parser.add_argument("--out", default="loadtest-plan.json")
+
+    def handle(self, *args, tables: int, out: str, **options) -> None:
+        if tables < 1:
+            raise CommandError("--tables must be at least 1")
+        if not RuleSetConfig.objects.filter(name="qq").exists():
+            rule_set_presets_load()
+        room, _ = Room.objects.get_or_create(name=ROOM_NAME, defaults={
+            "rule_set": RuleSetConfig.objects.get(name="qq"), "bots_allowed": False,
+            "turn_seconds": 60, "first_turn_seconds": 60, "ready_seconds": 3600,
+            "position": 999})
+        run = uuid.uuid4().hex[:6]
+        plan = {"room": room.pk, "tables": []}
+        for number in range(tables):
+            table = table_create(room)
+            seats = []
+            for seat in range(4):
+                user = User.objects.create_user(username=f"lt-{run}-{number}-{seat}")
+                table_sit(user=user, table_id=table.pk, seat_index=seat)
+                seats.append({"user": user.pk, "session": _session_for(user)})
+            plan["tables"].append({"table": table.pk, "seats": seats})
+        with open(out, "w") as handle:
+            json.dump(plan, handle)
+        self.stdout.write(f"{tables} tables seated in room {room.pk}; plan written to {out}")
+
+
+def _session_for(user: User) -> str:
+    session = SessionStore()
+    session[SESSION_KEY] = str(user.pk)
+    session[BACKEND_SESSION_KEY] = "django.contrib.auth.backends.ModelBackend"
+    session[HASH_SESSION_KEY] = user.get_session_auth_hash()
+    session.create()
+    return session.session_key
