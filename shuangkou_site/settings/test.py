@@ -16,7 +16,10 @@ DATABASES = {
 }
 
 REDIS_URL = os.environ.get("REDIS_URL", DEFAULT_REDIS_URL)
-CHANNEL_LAYERS = {"default": redis_channel_layer(REDIS_URL)}
+# One prefix per test run, so runs sharing the Redis server never hear each other;
+# servers a test starts are given the same prefix through the environment.
+CHANNEL_LAYER_PREFIX = os.environ.get("CHANNEL_LAYER_PREFIX", f"sk-test-{os.getpid()}")
+CHANNEL_LAYERS = {"default": redis_channel_layer(REDIS_URL, CHANNEL_LAYER_PREFIX)}
 
 CELERY_BROKER_URL = REDIS_URL
 CACHES = {"default": redis_cache(REDIS_URL)}
