@@ -18,6 +18,7 @@ from .patterns import (
     TRIPLE,
     Reading,
     best_beating,
+    classify,
     joker_only_reading,
 )
 from .rulesets import RuleSet
@@ -100,6 +101,10 @@ def _smallest_run(hand: Counts, width: int, length: int, above: int,
         if missing <= len(wilds):
             for joker in wilds[:missing]:
                 cards[joker] += 1
+            # RULES §10: never a bomb. With four wildcards (tcy) a run of one natural
+            # rank, or of triples missing a whole rank, reads as a bomb (§4.1).
+            if classify(tuple(cards), rules).is_bomb:
+                continue
             return tuple(cards)
     return None
 

@@ -95,7 +95,7 @@ def _expand(hand: _Hand, template: Template, found: set[int]) -> None:
     wild_sets = hand.wild_sets
     for wild in wild_sets[missing]:
         found.add(base + wild)
-    for extra in range(1, hand.wilds - missing):
+    for extra in range(1, hand.wilds - missing + 1):
         jokers = wild_sets[missing + extra]
         for removed in _removals(removable, extra):
             rest = base - removed
