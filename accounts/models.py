@@ -1,5 +1,7 @@
 from django.contrib.auth.models import AbstractUser
+from django.core.exceptions import ValidationError
 from django.db import models
+from django.utils.translation import gettext as _
 
 
 class User(AbstractUser):
@@ -31,3 +33,25 @@ class Level(models.Model):
 
     def __str__(self) -> str:
         return f"{self.number} {self.title}"
+
+    def clean(self) -> None:
+        """A higher level needs more points: refuse points not strictly between those of
+        the neighbouring levels (the ladder is read highest-reached-wins)."""
+        super().clean()
+        if self.number is None or self.min_points is None:
+            return
+        others = Level.objects.exclude(pk=self.pk)
+        below = others.filter(number__lt=self.number).order_by("-number").first()
+        above = others.filter(number__gt=self.number).order_by("number").first()
+        if below is not None and self.min_points <= below.min_points:
+            raise ValidationError({"min_points": _(
+                "等级 %(number)d 所需积分必须大于等级 %(below)d（%(below_title)s）的 "
+                "%(below_points)d。") % {"number": self.number, "below": below.number,
+                                         "below_title": below.title,
+                                         "below_points": below.min_points}})
+        if above is not None and self.min_points >= above.min_points:
+            raise ValidationError({"min_points": _(
+                "等级 %(number)d 所需积分必须小于等级 %(above)d（%(above_title)s）的 "
+                "%(above_points)d。") % {"number": self.number, "above": above.number,
+                                         "above_title": above.title,
+                                         "above_points": above.min_points}})

@@ -1,5 +1,14 @@
 """Writes for the accounts app."""
 
+from __future__ import annotations
+
+from django.contrib.auth import login
+from django.core.exceptions import ValidationError
+from django.db import IntegrityError, transaction
+from django.db.models import Case, F, PositiveSmallIntegerField, Value, When
+from django.http import HttpRequest
+from django.utils.translation import gettext as _
+
 from .models import User
 
 
@@ -17,6 +26,39 @@ def user_ensure(
     return create(username=username, password=password, nickname=nickname), True
 
 
+def player_sign_up(*, username: str, nickname: str, password: str,
+                   request: HttpRequest | None = None) -> User:
+    """Create a player and post the starting grant (settings.LEDGER_STARTING_COINS) in
+    one transaction, then log the player in when a request is given. The caller has
+    validated the input (SignUpForm); a username taken meanwhile by a racing sign-up
+    raises ValidationError and writes nothing."""
+    # ledger.services imports this module, so import it when called.
+    from ledger.services import grant_starting_coins
+
+    try:
+        with transaction.atomic():
+            user = User.objects.create_user(username=username, password=password,
+                                            nickname=nickname.strip())
+            grant_starting_coins(user)
+    except IntegrityError as error:
+        if not User.objects.filter(username=username).exists():
+            raise
+        raise ValidationError({"username": _("该用户名已被注册。")}, code="unique") from error
+    if request is not None:
+        login(request, user)
+    return user
+
+
+def api_token_for(user: User):
+    """The user's API token (rest_framework.authtoken), created on first use."""
+    # Imported here: this module is imported by ledger.services, possibly while the
+    # app registry is still loading.
+    from rest_framework.authtoken.models import Token
+
+    token, _created = Token.objects.get_or_create(user=user)
+    return token
+
+
 def level_for_points(points: int, ladder: list[tuple[int, int]] | None = None) -> int:
     """The highest level whose points the player has reached (RULES §7)."""
     ladder = ladder if ladder is not None else level_ladder()
@@ -30,14 +72,34 @@ def level_ladder() -> list[tuple[int, int]]:
     return list(Level.objects.values_list("number", "min_points"))
 
 
-def levels_refresh(*, user_ids: list[int]) -> None:
-    """Recompute the level of these players from their point balances; called by
-    the ledger whenever points are posted (call inside its transaction)."""
+def levels_refresh(*, points_by_user: dict[int, int]) -> None:
+    """Set these players' levels from their new point balances, in one statement; the
+    ledger calls this whenever it posts points (inside its transaction)."""
+    ladder = level_ladder()
+    levels = {user_id: level_for_points(points, ladder)
+              for user_id, points in points_by_user.items()}
+    User.objects.filter(pk__in=list(levels)).update(level=Case(
+        *[When(pk=user_id, then=Value(level)) for user_id, level in levels.items()],
+        default=F("level"), output_field=PositiveSmallIntegerField()))
+
+
+def levels_refresh_all() -> int:
+    """Recompute every player's level after the ladder changed (admin edits of the Level
+    table); returns how many players changed level.
+
+    Takes no locks: a posting that commits while it runs may leave that player's stored
+    level stale until their next posting. Pages and the API show the level computed from
+    points (accounts.selectors), so they are right either way."""
     from ledger.models import Account, Currency
 
     ladder = level_ladder()
-    points = dict(Account.objects.filter(user_id__in=user_ids, currency=Currency.POINT)
+    points = dict(Account.objects.filter(user__isnull=False, currency=Currency.POINT)
                   .values_list("user_id", "balance"))
-    for user_id in user_ids:
-        level = level_for_points(points.get(user_id, 0), ladder)
-        User.objects.filter(pk=user_id).exclude(level=level).update(level=level)
+    changed = []
+    for user in User.objects.only("pk", "level").order_by("pk").iterator(chunk_size=2000):
+        level = level_for_points(points.get(user.pk, 0), ladder)
+        if user.level != level:
+            user.level = level
+            changed.append(user)
+    User.objects.bulk_update(changed, ["level"], batch_size=500)
+    return len(changed)

@@ -68,9 +68,11 @@ class Account(models.Model):
             models.UniqueConstraint(fields=["system", "currency"],
                                     condition=Q(system__isnull=False),
                                     name="one_system_account_per_currency"),
+            # ``system IN (...)`` is NULL for a user's account, and a CHECK that is NULL
+            # passes: without ``system IS NOT NULL`` user coins could go below zero.
             models.CheckConstraint(
                 condition=Q(balance__gte=0) | Q(currency=Currency.POINT)
-                | Q(system__in=list(MAY_GO_NEGATIVE)),
+                | Q(system__isnull=False, system__in=list(MAY_GO_NEGATIVE)),
                 name="balance_not_negative",
             ),
         ]

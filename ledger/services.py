@@ -125,10 +125,10 @@ def ledger_post(*, key: str, kind: Kind | str, legs: Sequence[LegSpec], memo: st
         ])
         if players:
             Account.objects.bulk_update(list(players.values()), ["balance"])
-        point_users = [account.user_id for account in players.values()
-                       if account.currency == Currency.POINT]
-        if point_users:
-            levels_refresh(user_ids=point_users)
+        points = {account.user_id: account.balance for account in players.values()
+                  if account.currency == Currency.POINT}
+        if points:
+            levels_refresh(points_by_user=points)
         _increment_system_accounts(system_deltas)
     return posted
 
@@ -253,8 +253,12 @@ def freeze_game_coins(*, game_key: str, stakes: Sequence[tuple[User, int]]) -> l
         for hold in holds:
             legs += [LegSpec(accounts[hold.user_id], -hold.amount),
                      LegSpec(escrow, hold.amount, hold)]
-        posted = ledger_post(key=f"freeze:{game_key}", kind=Kind.FREEZE, game_key=game_key,
-                             memo="金币冻结", legs=legs)
+        # The key names the players: freeze_coins freezes one player of a table at a
+        # time, and a key of the game alone made the second player's freeze "other
+        # contents" under the first one's key.
+        frozen_for = "-".join(str(pk) for pk in sorted(hold.user_id for hold in holds))
+        posted = ledger_post(key=f"freeze:{game_key}:{frozen_for}", kind=Kind.FREEZE,
+                             game_key=game_key, memo="金币冻结", legs=legs)
         Hold.objects.filter(pk__in=[hold.pk for hold in holds]).update(freeze=posted)
         for hold in holds:
             hold.freeze = posted
@@ -313,6 +317,9 @@ def settle_game(*, game_key: str, players: Sequence[User], scores: Sequence[int]
     key = f"settle:{game_key}"
     if len(players) != len(scores):
         raise LedgerError("one score per player")
+    # A player listed twice would draw on the same hold twice (escrow legs of -2 × hold).
+    if len({user.pk for user in players}) != len(players):
+        raise LedgerError("a player is listed twice")
     with transaction.atomic():
         holds = {hold.user_id: hold for hold in
                  Hold.objects.select_for_update().filter(game_key=game_key)}
@@ -352,6 +359,10 @@ def _coin_legs(players: Sequence[User], scores: Sequence[int], holds: dict[int, 
     missing = [str(user) for user in players if user.pk not in holds]
     if missing:
         raise LedgerError(f"no coins frozen for {', '.join(missing)}")
+    # Every hold of the game is marked settled below: one of someone not playing would
+    # be marked settled with its coins left in escrow. Release it first.
+    if len(holds) != len(players):
+        raise LedgerError("coins are frozen for this game by someone who is not a player")
     if any(hold.status != Hold.Status.PENDING for hold in holds.values()):
         raise LedgerError("a hold of this game was already resolved")
     plan = plan_coins(

@@ -62,7 +62,9 @@ def plan_coins(scores: Sequence[int], holds: Sequence[int], coefficient: int, fe
     for seat in seats:
         if raw[seat] > 0:
             # A winner pays the fee out of the gain (or the frozen coins if the gain is small).
-            fees[seat] = min(fee, gains[seat] + holds[seat])
+            # What is left of the hold, not the hold: an escaper's penalty may have taken
+            # it already, and the loss stays capped at what was frozen (RULES §8).
+            fees[seat] = min(fee, gains[seat] + room[seat])
         net[seat] = gains[seat] - paid[seat] - fees[seat] + compensation[seat]
         if escaper == seat:
             net[seat] -= penalty_paid

@@ -1,0 +1,119 @@
+"""Failed-login limits, per username and per client IP, kept in Django's cache.
+
+Every way in that checks a password (the login page, the admin login, POST /api/token)
+goes through ``authenticate_limited``. A key's failures are counted in a fixed window
+that opens at its first failure; once a key has had its allowed number of failures, every
+attempt on it is refused, right password or not, until the window closes. The cache is
+Redis in test and production, so the counts hold across processes (``incr`` is atomic).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import math
+import time
+from dataclasses import dataclass
+
+from django.conf import settings
+from django.contrib.auth import authenticate
+from django.core.cache import cache
+from django.http import HttpRequest
+
+from .models import User
+
+
+@dataclass(frozen=True)
+class Limit:
+    failures: int
+    window_seconds: int
+
+
+class LoginBlocked(Exception):
+    """Too many failed logins for this username or IP; nothing was checked."""
+
+    def __init__(self, retry_after_seconds: int) -> None:
+        super().__init__(f"too many failed logins, retry in {retry_after_seconds} s")
+        self.retry_after_seconds = retry_after_seconds
+
+    @property
+    def minutes(self) -> int:
+        return max(1, math.ceil(self.retry_after_seconds / 60))
+
+
+def login_limits() -> dict[str, Limit]:
+    return {scope: Limit(int(limit["failures"]), int(limit["window_seconds"]))
+            for scope, limit in settings.ACCOUNTS_LOGIN_LIMITS.items()}
+
+
+def client_ip(request: HttpRequest | None) -> str:
+    """REMOTE_ADDR, or the address the nearest trusted proxy saw: with N trusted proxies
+    the N-th address from the right of X-Forwarded-For (the ones further left are
+    whatever the client sent)."""
+    if request is None:
+        return "unknown"
+    proxies = settings.ACCOUNTS_TRUSTED_PROXY_COUNT
+    if proxies > 0:
+        forwarded = [part.strip() for part in
+                     request.META.get("HTTP_X_FORWARDED_FOR", "").split(",") if part.strip()]
+        if forwarded:
+            return forwarded[-min(proxies, len(forwarded))]
+    return request.META.get("REMOTE_ADDR") or "unknown"
+
+
+def authenticate_limited(request: HttpRequest | None, *, username: str,
+                         password: str) -> User | None:
+    """``authenticate`` behind the limits: raises LoginBlocked when the username or the
+    IP is blocked (also right after the failure that used up the allowance), returns
+    the user or None for bad credentials."""
+    keys = _keys(username=username, ip=client_ip(request))
+    _raise_if_blocked(keys)
+    user = authenticate(request, username=username, password=password)
+    if user is None:
+        for key, limit in keys.values():
+            _record_failure(key, limit)
+        _raise_if_blocked(keys)
+        return None
+    # A player who finally remembers the password starts afresh; the IP count stays, or
+    # one good account would let an attacker reset it between guesses at others.
+    if "username" in keys:
+        username_key, _ = keys["username"]
+        cache.delete_many([f"{username_key}:n", f"{username_key}:t"])
+    return user
+
+
+def _keys(*, username: str, ip: str) -> dict[str, tuple[str, Limit]]:
+    """The cache key and limit of each scope, by scope."""
+    # Sign-up refuses usernames that differ only in case, so the variants of a name
+    # share one count.
+    values = {"username": username.strip().casefold(), "ip": ip}
+    return {scope: (f"login-fail:{scope}:{_digest(values[scope])}", limit)
+            for scope, limit in login_limits().items() if scope in values}
+
+
+def _digest(value: str) -> str:
+    return hashlib.sha256(value.encode()).hexdigest()[:32]
+
+
+def _record_failure(key: str, limit: Limit) -> None:
+    cache.add(f"{key}:t", time.time(), timeout=limit.window_seconds)
+    cache.add(f"{key}:n", 0, timeout=limit.window_seconds)
+    try:
+        cache.incr(f"{key}:n")
+    except ValueError:  # the window closed between add and incr
+        cache.set(f"{key}:n", 1, timeout=limit.window_seconds)
+
+
+def _raise_if_blocked(keys: dict[str, tuple[str, Limit]]) -> None:
+    waits = [_blocked_for(key, limit) for key, limit in keys.values()]
+    if max(waits, default=0) > 0:
+        raise LoginBlocked(max(waits))
+
+
+def _blocked_for(key: str, limit: Limit) -> int:
+    """Seconds until this key may try again; 0 when it may now."""
+    counts = cache.get_many([f"{key}:n", f"{key}:t"])
+    if counts.get(f"{key}:n", 0) < limit.failures:
+        return 0
+    started = counts.get(f"{key}:t")
+    elapsed = time.time() - started if started is not None else 0
+    return max(1, math.ceil(limit.window_seconds - elapsed))

@@ -1,0 +1,76 @@
+"""Reads about players that several callers need: level, title and progress (RULES §7)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from ledger.models import Currency
+from ledger.selectors import user_balances
+
+from .models import Level, User
+
+
+@dataclass(frozen=True)
+class Rung:
+    """One level of the ladder."""
+
+    number: int
+    title: str
+    min_points: int
+
+
+@dataclass(frozen=True)
+class LevelProgress:
+    """Where a player stands on the ladder. ``next`` is None at the top level."""
+
+    points: int
+    current: Rung
+    next: Rung | None
+
+    @property
+    def points_to_next(self) -> int | None:
+        return None if self.next is None else self.next.min_points - self.points
+
+    @property
+    def percent(self) -> int:
+        """How far through the current level, 0–100 (100 at the top)."""
+        if self.next is None:
+            return 100
+        span = self.next.min_points - self.current.min_points
+        done = self.points - self.current.min_points
+        return max(0, min(100, done * 100 // span)) if span > 0 else 0
+
+
+def ladder() -> list[Rung]:
+    return [Rung(number, title, min_points) for number, title, min_points
+            in Level.objects.order_by("number").values_list("number", "title", "min_points")]
+
+
+def level_progress_for_points(points: int, rungs: list[Rung] | None = None) -> LevelProgress:
+    """The level for these points: the highest reached, or the lowest when none is
+    (points may be negative); the same rule as accounts.services.level_for_points."""
+    rungs = rungs if rungs is not None else ladder()
+    if not rungs:
+        return LevelProgress(points=points, current=Rung(1, "", 0), next=None)
+    reached = [rung for rung in rungs if points >= rung.min_points]
+    current = reached[-1] if reached else rungs[0]
+    higher = [rung for rung in rungs if rung.number > current.number]
+    return LevelProgress(points=points, current=current, next=higher[0] if higher else None)
+
+
+@dataclass(frozen=True)
+class PlayerStanding:
+    user: User
+    progress: LevelProgress
+    coins: int
+
+
+def player_standing(user: User) -> PlayerStanding:
+    """Level, title, points, progress and coins of one player, from the Level table and
+    the player's ledger balances."""
+    balances = user_balances(user)
+    return PlayerStanding(
+        user=user,
+        progress=level_progress_for_points(balances.get(Currency.POINT, 0)),
+        coins=balances.get(Currency.COIN, 0),
+    )

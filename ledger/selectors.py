@@ -1,0 +1,52 @@
+"""Reads of the ledger that pages, the API and the admin share."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from datetime import datetime
+
+from django.db.models import Max, Q, QuerySet, Sum
+
+from accounts.models import User
+
+from .models import Account, Currency, Leg
+
+
+def user_balances(user: User) -> dict[str, int]:
+    """The user's balance per currency; a currency without an account is absent."""
+    return dict(Account.objects.filter(user=user).values_list("currency", "balance"))
+
+
+def user_entries(user: User, *, currency: str | None = None,
+                 kind: str | None = None) -> QuerySet[Leg]:
+    """The user's own legs, newest first, with their transactions; only the legs of
+    this user's accounts, never the other side of a transaction."""
+    legs = (Leg.objects.filter(account__user=user)
+            .select_related("transaction", "account").order_by("-id"))
+    if currency:
+        legs = legs.filter(account__currency=currency)
+    if kind:
+        legs = legs.filter(transaction__kind=kind)
+    return legs
+
+
+@dataclass(frozen=True)
+class GameLine:
+    """A player's net result in one game, over all of that game's transactions (the
+    freeze, the settlement, any correction)."""
+
+    game_key: str
+    last_at: datetime
+    points: int
+    coins: int
+
+
+def recent_games(user: User, *, limit: int = 10) -> list[GameLine]:
+    rows = (Leg.objects.filter(account__user=user).exclude(transaction__game_key="")
+            .values("transaction__game_key")
+            .annotate(last_at=Max("transaction__created_at"),
+                      points=Sum("amount", filter=Q(account__currency=Currency.POINT)),
+                      coins=Sum("amount", filter=Q(account__currency=Currency.COIN)))
+            .order_by("-last_at")[:limit])
+    return [GameLine(game_key=row["transaction__game_key"], last_at=row["last_at"],
+                     points=row["points"] or 0, coins=row["coins"] or 0) for row in rows]
