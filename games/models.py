@@ -43,6 +43,10 @@ class RuleSetConfig(models.Model):
         return RuleSet.from_dict(self.config)
 
 
+MIN_TURN_SECONDS = 5
+MIN_READY_SECONDS = 5
+
+
 class Room(models.Model):
     """A room players pick in the lobby: a rule set and its money settings (RULES §7, §10)."""
 
@@ -88,21 +92,54 @@ class Room(models.Model):
         return self.kind == self.Kind.COINS
 
     def clean(self) -> None:
+        """Refuse settings the tables cannot run with, each error on its own field
+        (the admin shows it there). Money rules: RULES §7, §8; time: §10."""
         super().clean()
         errors = {}
+        # Fields that failed their own checks arrive here as None: read them as 0.
+        fee, max_loss, min_coins = self.fee or 0, self.max_loss or 0, self.min_coins or 0
         if self.is_coins:
             if not self.coefficient:
                 errors["coefficient"] = "a coin room needs a coefficient N of at least 1"
-            if self.max_loss < self.fee:
-                errors["max_loss"] = "the coins frozen must cover at least the fee A"
-            if self.min_coins < self.fee or not self.min_coins:
-                errors["min_coins"] = "the minimum to sit must be positive and cover the fee A"
-        if self.first_turn_seconds < 5 or self.turn_seconds < 5:
-            errors["turn_seconds"] = "turns need at least 5 seconds"
-        if self.ready_seconds < 5:
-            errors["ready_seconds"] = "players need at least 5 seconds to get ready"
+            # A game starts by freezing max_loss (RULES §8); the fee comes out of it.
+            if not max_loss or max_loss < fee:
+                errors["max_loss"] = (f"the coins frozen (max loss {max_loss}) must be "
+                                      f"positive and cover at least the fee A ({fee})")
+            if not min_coins or min_coins < fee:
+                errors["min_coins"] = (f"the minimum to sit ({min_coins}) must be positive "
+                                       f"and cover the fee A ({fee})")
+        elif self.stake_unit == 0:
+            errors["stake_unit"] = "a points room needs a stake unit of at least 1"
+        for field in ("turn_seconds", "first_turn_seconds"):
+            if getattr(self, field) is not None and getattr(self, field) < MIN_TURN_SECONDS:
+                errors[field] = f"turns need at least {MIN_TURN_SECONDS} seconds"
+        if self.ready_seconds is not None and self.ready_seconds < MIN_READY_SECONDS:
+            errors["ready_seconds"] = (f"players need at least {MIN_READY_SECONDS} seconds "
+                                       "to get ready")
+        rule_set_error = self._rule_set_error()
+        if rule_set_error:
+            errors["rule_set"] = rule_set_error
         if errors:
             raise ValidationError(errors)
+
+    def _rule_set_error(self) -> str | None:
+        """The rule set must be valid (it sizes the tables), and a room that has tables
+        keeps a rule set with as many players as the tables have seats."""
+        if not self.rule_set_id:
+            return None
+        try:
+            players = self.rule_set.as_rule_set().players
+        except RuleSetError as error:
+            return f"the rule set is invalid: {error}"
+        if self.pk is None:
+            return None
+        sizes = set(Seat.objects.filter(table__room_id=self.pk).order_by().values("table_id")
+                    .annotate(seats=models.Count("pk")).values_list("seats", flat=True))
+        if sizes and sizes != {players}:
+            seats = ", ".join(map(str, sorted(sizes)))
+            return (f"this room's tables have {seats} seats; "
+                    f"a rule set for {players} players does not fit")
+        return None
 
     def seat_count(self) -> int:
         return self.rule_set.as_rule_set().players

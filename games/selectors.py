@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from django.db.models import Count, Q
+
 from games.engine.game import Game
 
 from .bots import bot_user_ids
@@ -45,15 +47,21 @@ def game_view(record: GameRecord, user_id: int | None) -> dict:
 
 
 def lobby_rooms() -> list[dict]:
-    rooms = []
-    for room in Room.objects.filter(is_open=True).select_related("rule_set"):
-        seats = Seat.objects.filter(table__room=room)
-        rooms.append({
-            "id": room.pk, "name": room.name, "rule_set": room.rule_set.name,
-            "kind": room.kind, "stake_unit": room.stake_unit, "coefficient": room.coefficient,
-            "fee": room.fee, "min_coins": room.min_coins,
-            "seats_taken": seats.filter(user__isnull=False).count(),
-            "tables": room.tables.count(),
-            "playing": room.tables.filter(status=Table.Status.PLAYING).count(),
-        })
-    return rooms
+    """The open rooms as the lobby and ``GET /api/rooms`` show them, in one query."""
+    taken = Q(tables__seats__user__isnull=False)
+    playing = Q(tables__status=Table.Status.PLAYING)
+    rooms = (Room.objects.filter(is_open=True).select_related("rule_set")
+             .annotate(seats_taken=Count("tables__seats", filter=taken),
+                       table_count=Count("tables", distinct=True),
+                       playing=Count("tables", filter=playing, distinct=True)))
+    return [{
+        "id": room.pk, "name": room.name,
+        "rule_set": room.rule_set.name, "rule_set_label": room.rule_set.label,
+        "seats_per_table": room.seat_count(),
+        "kind": room.kind, "kind_label": room.get_kind_display(),
+        "stake_unit": room.stake_unit, "coefficient": room.coefficient, "fee": room.fee,
+        "min_coins": room.min_coins, "max_loss": room.max_loss,
+        "turn_seconds": room.turn_seconds, "escape_mode": room.escape_mode,
+        "seats_taken": room.seats_taken, "tables": room.table_count,
+        "playing": room.playing,
+    } for room in rooms]

@@ -11,6 +11,7 @@ urlpatterns = [
     path("", views.home, name="home"),
     path("healthz", views.healthz, name="healthz"),
     path("", include("accounts.urls")),
+    path("", include("games.urls")),
     path("games/<path:game_key>/replay/", views.game_replay, name="game-replay"),
     path("admin/", admin.site.urls),
     path("api/me", accounts_api.MeView.as_view(), name="api-me"),

@@ -1,0 +1,15 @@
+from django.urls import path
+
+from . import api, views
+
+urlpatterns = [
+    path("lobby/", views.lobby, name="lobby"),
+    path("lobby/rooms/<int:room_id>/join/", views.room_quick_join, name="room-quick-join"),
+    path("tables/<int:table_id>/", views.table_page, name="table"),
+    path("tables/<int:table_id>/ready/", views.table_ready, name="table-ready"),
+    path("tables/<int:table_id>/stand/", views.table_stand, name="table-stand"),
+    path("api/rooms", api.RoomListView.as_view(), name="api-rooms"),
+    path("api/games/<int:game_id>", api.GameView.as_view(), name="api-game"),
+    path("api/games/<int:game_id>/events", api.GameEventsView.as_view(),
+         name="api-game-events"),
+]
