@@ -43,6 +43,8 @@ def handle_line(line: str) -> str:
         request = json.loads(line)
     except json.JSONDecodeError as error:
         reply = {"error": f"malformed JSON: {error.msg} at column {error.colno}"}
+    except RecursionError:
+        reply = {"error": "malformed JSON: nested too deeply"}
     else:
         reply = handle(request)
     return json.dumps(reply, ensure_ascii=False)
