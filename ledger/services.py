@@ -323,20 +323,21 @@ def settle_game(*, game_key: str, players: Sequence[User], scores: Sequence[int]
     with transaction.atomic():
         holds = {hold.user_id: hold for hold in
                  Hold.objects.select_for_update().filter(game_key=game_key)}
+        point_deltas, point_house = plan_points(scores, stake_unit)
+        if escape is not None:
+            point_deltas[escape.seat] -= escape.penalty_units * stake_unit
+            point_house += escape.penalty_units * stake_unit
         # Pending holds (locked above) mean nobody settled yet; otherwise look.
         if not holds or any(hold.status != Hold.Status.PENDING for hold in holds.values()):
             existing = Transaction.objects.filter(key=key).first()
             if existing is not None:
+                _same_points_or_raise(existing, players, point_deltas)
                 return existing
         currencies = [Currency.POINT, Currency.COIN] if coins else [Currency.POINT]
         accounts = accounts_of(
             users=players, currencies=currencies,
             systems=[SystemAccount.HOUSE, SystemAccount.FEES, SystemAccount.ESCROW] if coins
             else [SystemAccount.HOUSE])
-        point_deltas, point_house = plan_points(scores, stake_unit)
-        if escape is not None:
-            point_deltas[escape.seat] -= escape.penalty_units * stake_unit
-            point_house += escape.penalty_units * stake_unit
         legs = [LegSpec(accounts[(user.pk, Currency.POINT)], delta)
                 for user, delta in zip(players, point_deltas)]
         legs.append(LegSpec(accounts[(SystemAccount.HOUSE, Currency.POINT)], point_house))
@@ -351,6 +352,18 @@ def settle_game(*, game_key: str, players: Sequence[User], scores: Sequence[int]
                              memo="逃跑结算" if escape else "对局结算")
         _resolve(list(holds.values()), Hold.Status.SETTLED, posted)
     return posted
+
+
+def _same_points_or_raise(existing: Transaction, players: Sequence[User],
+                          point_deltas: Sequence[int]) -> None:
+    """A retry must settle the same game the same way: its points are compared (the
+    coins came out of holds that are resolved now)."""
+    posted = dict(existing.legs.filter(account__currency=Currency.POINT,
+                                       account__user__in=players)
+                  .values_list("account__user_id", "amount"))
+    asked = {user.pk: delta for user, delta in zip(players, point_deltas) if delta}
+    if posted != asked:
+        raise LedgerError(f"{existing.key} was settled already, with other scores")
 
 
 def _coin_legs(players: Sequence[User], scores: Sequence[int], holds: dict[int, Hold],

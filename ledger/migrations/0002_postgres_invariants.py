@@ -16,16 +16,15 @@ CREATE OR REPLACE FUNCTION ledger_check_transaction_balanced() RETURNS trigger A
 DECLARE
     unbalanced record;
     marker text := 'ledger.checked_' || NEW.transaction_id;
-    checked_up_to bigint := coalesce(nullif(current_setting(marker, true), ''), '0')::bigint;
-    newest bigint;
+    legs_now bigint;
 BEGIN
-    -- One check covers every leg of the transaction present at that moment; legs it
-    -- covered skip their own (at commit that is all of them), later ones check again.
-    IF NEW.id <= checked_up_to THEN
+    -- One check covers every leg of the transaction present at that moment: at commit
+    -- the first leg checks and the others skip, unless the number of legs changed.
+    SELECT count(*) INTO legs_now FROM ledger_leg WHERE transaction_id = NEW.transaction_id;
+    IF current_setting(marker, true) = legs_now::text THEN
         RETURN NULL;
     END IF;
-    SELECT max(id) INTO newest FROM ledger_leg WHERE transaction_id = NEW.transaction_id;
-    PERFORM set_config(marker, newest::text, true);
+    PERFORM set_config(marker, legs_now::text, true);
     SELECT a.currency, SUM(l.amount) AS total INTO unbalanced
       FROM ledger_leg l JOIN ledger_account a ON a.id = l.account_id
      WHERE l.transaction_id = NEW.transaction_id

@@ -110,3 +110,16 @@ def test_unbalanced_or_empty_or_fractional_postings_are_refused_before_writing()
                                                            LegSpec(issuance, -0.5)])
     assert ledger_snapshot() == before
     assert ledger_violations() == []
+
+
+def test_settling_a_game_again_with_other_scores_is_refused_and_changes_nothing():
+    from ledger.services import settle_game
+
+    players = [make_user() for _ in range(4)]
+    game = unique("game")
+    first = settle_game(game_key=game, players=players, scores=[4, 4, -4, -4])
+    before = ledger_snapshot()
+    assert settle_game(game_key=game, players=players, scores=[4, 4, -4, -4]).pk == first.pk
+    with pytest.raises(LedgerError, match="other scores"):
+        settle_game(game_key=game, players=players, scores=[2, -2, 2, -2])
+    assert ledger_snapshot() == before
