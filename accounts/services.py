@@ -2,10 +2,11 @@
 
 from __future__ import annotations
 
+import time
+
 from django.contrib.auth import login
 from django.core.exceptions import ValidationError
 from django.db import IntegrityError, transaction
-from django.db.models import Case, F, PositiveSmallIntegerField, Value, When
 from django.http import HttpRequest
 from django.utils.translation import gettext as _
 
@@ -66,21 +67,37 @@ def level_for_points(points: int, ladder: list[tuple[int, int]] | None = None) -
     return max(reached) if reached else min((number for number, _ in ladder), default=1)
 
 
-def level_ladder() -> list[tuple[int, int]]:
-    from .models import Level
+_LADDER_SECONDS = 30.0
+_ladder: tuple[float, list[tuple[int, int]]] | None = None
 
-    return list(Level.objects.values_list("number", "min_points"))
+
+def level_ladder() -> list[tuple[int, int]]:
+    """(level, points needed), read at most every 30 s per process: every posting of
+    points needs it. Edits in this process are seen at once (``ladder_changed``);
+    other processes see them within the 30 s."""
+    global _ladder
+    now = time.monotonic()
+    if _ladder is None or _ladder[0] < now:
+        from .models import Level
+
+        _ladder = (now + _LADDER_SECONDS,
+                   list(Level.objects.values_list("number", "min_points")))
+    return _ladder[1]
+
+
+def ladder_changed(**kwargs) -> None:
+    global _ladder
+    _ladder = None
 
 
 def levels_refresh(*, points_by_user: dict[int, int]) -> None:
     """Set these players' levels from their new point balances, in one statement; the
     ledger calls this whenever it posts points (inside its transaction)."""
+    from ledger.sql import set_levels
+
     ladder = level_ladder()
-    levels = {user_id: level_for_points(points, ladder)
-              for user_id, points in points_by_user.items()}
-    User.objects.filter(pk__in=list(levels)).update(level=Case(
-        *[When(pk=user_id, then=Value(level)) for user_id, level in levels.items()],
-        default=F("level"), output_field=PositiveSmallIntegerField()))
+    set_levels({user_id: level_for_points(points, ladder)
+                for user_id, points in points_by_user.items()})
 
 
 def levels_refresh_all() -> int:

@@ -11,13 +11,14 @@ from dataclasses import dataclass
 
 from django.conf import settings
 from django.db import IntegrityError, transaction
-from django.db.models import F, Q
+from django.db.models import Q
 from django.utils import timezone
 
 from accounts.models import User
 from accounts.services import levels_refresh
 
-from .models import MAY_GO_NEGATIVE, Account, Currency, Hold, Kind, Leg, SystemAccount, Transaction
+from . import sql
+from .models import MAY_GO_NEGATIVE, Account, Currency, Hold, Kind, SystemAccount, Transaction
 from .settlement import plan_coins, plan_points
 
 
@@ -118,13 +119,9 @@ def ledger_post(*, key: str, kind: Kind | str, legs: Sequence[LegSpec], memo: st
             # Only a posting on other accounts can race past the locks: other contents.
             raise LedgerError(f"idempotency key {key!r} is taken by another posting, or "
                               "the transaction was corrected already") from None
-        Leg.objects.bulk_create([
-            Leg(transaction=posted, account_id=leg.account.pk, amount=leg.amount,
-                balance_after=after, hold=leg.hold)
-            for leg, after in rows
-        ])
-        if players:
-            Account.objects.bulk_update(list(players.values()), ["balance"])
+        sql.insert_legs([(posted.pk, leg.account.pk, leg.amount, after,
+                          leg.hold.pk if leg.hold else None) for leg, after in rows])
+        sql.set_balances({pk: account.balance for pk, account in players.items()})
         points = {account.user_id: account.balance for account in players.values()
                   if account.currency == Currency.POINT}
         if points:
@@ -136,7 +133,7 @@ def ledger_post(*, key: str, kind: Kind | str, legs: Sequence[LegSpec], memo: st
 def _increment_system_accounts(deltas: dict[int, int]) -> None:
     for pk in sorted(deltas):
         try:
-            Account.objects.filter(pk=pk).update(balance=F("balance") + deltas[pk])
+            sql.add_to_balance(pk, deltas[pk])
         except IntegrityError:  # the balance CHECK: escrow and fees never go negative
             raise LedgerError(f"system account {pk} would go below zero") from None
 
