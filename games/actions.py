@@ -43,6 +43,10 @@ def game_act(*, user_id: int, game_id: int, action: str, cards: str | list | Non
         game = live.engine_for(record)
         mark = len(game.events)
         try:
+            if action in ("play", "pass") and seat in game.escaped:
+                # RULES §10 auto_play: the seat stays in 托管 to the end. Without this an
+                # escaper could still move whenever 托管 has think time (bots' delay).
+                raise GameError("you left this game: 托管 plays this seat to the end")
             if action == "play":
                 game.play(seat, cards if cards is not None else "", reading)
             elif action == "pass":
@@ -158,7 +162,10 @@ def _commit(record: GameRecord, game: Game, mark: int) -> list[dict]:
     if game.status == "ended":
         from .tasks import settle_game_task
 
-        transaction.on_commit(lambda: settle_game_task.delay(record_id))
+        # robust: the action has committed; a broker that refuses the task must not turn
+        # it into an error for the player (whose socket would close and go to 托管).
+        # sweep_unsettled settles any game whose task was lost.
+        transaction.on_commit(lambda: settle_game_task.delay(record_id), robust=True)
     return public
 
 

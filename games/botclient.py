@@ -64,6 +64,7 @@ class BotClient:
         self.playing = False
         self.stop_after = float("inf")
         self._acting = False
+        self._acted_at: int | None = None  # the seq of our last action, until its events come
 
     async def run(self, until: float, keep_playing: bool = True) -> None:
         """Play games until ``until`` (perf_counter time), then finish the game at
@@ -89,18 +90,21 @@ class BotClient:
             await self._events(message)
         elif kind == "error":
             self.stats.errors.append(message["message"])
+            self._acted_at = None
             if "stale" in message["message"]:
                 await self._send({"type": "snapshot"})
             return
-        if self.playing and self.turn == self.seat and not self._acting:
+        if self.playing and self.turn == self.seat and not self._acting \
+                and self._acted_at != self.seq:
             self._acting = True
             asyncio.get_running_loop().create_task(self._act())
 
     def _load(self, message: dict) -> None:
         game = message.get("game")
-        table = message.get("table") or {}
         if game is None or game.get("status") != "playing":
             return
+        if game["id"] == self.game and game["seq"] <= self.seq:
+            return  # an older picture than the events already applied
         self.game = game["id"]
         self.seat = game["seat"]
         self.hand = list(game["hand"] or [])
@@ -111,7 +115,6 @@ class BotClient:
         self.current_seat = current["seat"] if current else None
         self.playing = True
         self.stats.games_started.add(self.game)
-        del table
 
     async def _events(self, message: dict) -> None:
         events = message["events"]
@@ -120,6 +123,8 @@ class BotClient:
                 await self._send({"type": "snapshot"})  # our new hand comes with it
             return
         self.stats.note_receipt((message["game"], events[0]["seq"]), self.seats)
+        if message["seq"] <= self.seq:
+            return  # already in the snapshot this client loaded
         self.seq = message["seq"]
         self.turn = message["turn"]
         for event in events:
@@ -154,6 +159,7 @@ class BotClient:
                        and self.current_seat != self.seat)
             move = trustee_move(counts, self.current, partner, self.rules)
             key = (self.game, self.seq + 1)
+            self._acted_at = self.seq
             if move is None:
                 message = {"type": "pass", "seq": self.seq}
             else:

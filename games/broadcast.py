@@ -28,8 +28,12 @@ def seat_group(table_id: int, seat: int) -> str:
 
 
 def send_after_commit(group: str, message: dict) -> None:
-    """Queue ``message`` (with ``"type"`` naming the consumer handler) for after commit."""
-    transaction.on_commit(lambda: send_now(group, message))
+    """Queue ``message`` (with ``"type"`` naming the consumer handler) for after commit.
+
+    robust: a notification that cannot be sent is logged, not raised. The write has
+    committed and clients resync on a gap in seq; raising here would fail a committed
+    action, skip the callbacks after it (the settlement task) and stop a sweep midway."""
+    transaction.on_commit(lambda: send_now(group, message), robust=True)
 
 
 def send_now(group: str, message: dict) -> None:

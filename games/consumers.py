@@ -11,7 +11,7 @@ from channels.db import database_sync_to_async
 from channels.generic.websocket import AsyncJsonWebsocketConsumer
 
 from . import actions, tables
-from .broadcast import seat_group, table_group
+from .broadcast import seat_group, send_after_commit, table_group
 from .errors import ActionError
 from .inprocess import ensure_sweeper
 from .models import GameRecord, Seat, Table
@@ -26,10 +26,14 @@ class TableConsumer(AsyncJsonWebsocketConsumer):
     async def connect(self) -> None:
         user = self.scope.get("user")
         self.table_id = int(self.scope["url_route"]["kwargs"]["table_id"])
+        # Accept, then close with the code: a close before the accept is a bare HTTP 403
+        # to the browser (ASGI spec), so it could not tell 4401 from 4404.
         if user is None or not user.is_authenticated:
+            await self.accept()
             await self.close(code=4401)
             return
         if not await database_sync_to_async(Table.objects.filter(pk=self.table_id).exists)():
+            await self.accept()
             await self.close(code=4404)
             return
         self.user_id = user.pk
@@ -180,12 +184,17 @@ class TableConsumer(AsyncJsonWebsocketConsumer):
 def _seat_of(user_id: int, table_id: int) -> int | None:
     seat = Seat.objects.filter(user_id=user_id, table_id=table_id).first()
     if seat is not None and not seat.connected:
-        Seat.objects.filter(pk=seat.pk).update(connected=True)
+        # Tell the table (its `table` messages show who is connected); the next
+        # follow finds the flag set, so this announces once per connection.
+        if Seat.objects.filter(pk=seat.pk, connected=False).update(connected=True):
+            send_after_commit(table_group(table_id), {"type": "table.changed"})
     return seat.index if seat else None
 
 
 def _seat_disconnected(user_id: int, table_id: int) -> None:
-    Seat.objects.filter(user_id=user_id, table_id=table_id).update(connected=False)
+    if Seat.objects.filter(user_id=user_id, table_id=table_id, connected=True) \
+            .update(connected=False):
+        send_after_commit(table_group(table_id), {"type": "table.changed"})
     game_id = _current_game(table_id)
     if game_id is not None:
         actions.game_connection(user_id=user_id, game_id=game_id, connected=False)

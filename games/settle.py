@@ -82,15 +82,19 @@ def _reopen_table(record: GameRecord, escaped: int | None) -> None:
     bots = bot_user_ids(record.players)
     deadline = timezone.now() + timedelta(seconds=table.room.ready_seconds)
     for seat in Seat.objects.filter(table=table, user__isnull=False):
+        fields = ["user", "is_ready", "ready_deadline"]
         if seat.user_id in leavers:
             seat.user, seat.is_ready, seat.ready_deadline = None, False, None
+            seat.connected = False  # the flag is the occupant's socket (games.tables)
+            fields.append("connected")
         elif seat.user_id in bots:
             seat.is_ready, seat.ready_deadline = True, None
         else:
             seat.is_ready, seat.ready_deadline = False, deadline
-        seat.save(update_fields=["user", "is_ready", "ready_deadline"])
+        seat.save(update_fields=fields)
     if not [user for user in record.players if user not in bots and user not in leavers]:
-        Seat.objects.filter(table=table).update(user=None, is_ready=False, ready_deadline=None)
+        Seat.objects.filter(table=table).update(user=None, is_ready=False, ready_deadline=None,
+                                                connected=False)
         table.waiting_since = None
         table.save(update_fields=["waiting_since"])
     send_after_commit(table_group(table.pk), {"type": "table.changed"})

@@ -95,7 +95,9 @@ def table_stand(*, user: User) -> None:
         table = _locked_table(seat.table_id)
         if table.status != Table.Status.WAITING:
             raise ActionError("a game is running: leaving now is an escape (use leave)")
-        Seat.objects.filter(pk=seat.pk).update(user=None, is_ready=False, ready_deadline=None)
+        # `connected` belongs to the occupant's socket: an emptied seat is not connected.
+        Seat.objects.filter(pk=seat.pk).update(user=None, is_ready=False, ready_deadline=None,
+                                               connected=False)
         _drop_lonely_bots(table)
         _announce(table)
 
@@ -143,7 +145,7 @@ def table_unseat_unready(*, table_id: int) -> int:
             return 0
         late = table.seats.filter(user__isnull=False, is_ready=False,
                                   ready_deadline__lte=timezone.now())
-        count = late.update(user=None, ready_deadline=None)
+        count = late.update(user=None, ready_deadline=None, connected=False)
         if count:
             _drop_lonely_bots(table)
             _announce(table)
@@ -176,14 +178,15 @@ def _fill_with_bots(table: Table) -> None:
         seat.user = free_bot(table.room)
         seat.is_ready = True
         seat.ready_deadline = None
-        seat.save(update_fields=["user", "is_ready", "ready_deadline"])
+        seat.connected = False  # a bot has no socket
+        seat.save(update_fields=["user", "is_ready", "ready_deadline", "connected"])
 
 
 def _drop_lonely_bots(table: Table) -> None:
     """Bots never play alone: when the last person leaves, they stand up too."""
     if not _humans(table):
         table.seats.filter(user__isnull=False).update(user=None, is_ready=False,
-                                                      ready_deadline=None)
+                                                      ready_deadline=None, connected=False)
         table.waiting_since = None
         table.save(update_fields=["waiting_since"])
 
@@ -210,10 +213,14 @@ def game_start(table: Table, seats: list[Seat]) -> GameRecord:
         bot_seats=sorted(seat for seat, user in enumerate(game.players)
                          if user in bot_user_ids(players)))
     if game.players != players:  # the 明牌 swap moved two players (hands go with them)
+        # Their `connected` flags go with them too: the flag is the player's socket, and
+        # left behind it showed a bot as connected and the moved person as offline.
+        connected = {seat.user_id: seat.connected for seat in seats}
         Seat.objects.filter(table=table).update(user=None)
         for seat in seats:
             seat.user_id = game.players[seat.index]
-            seat.save(update_fields=["user"])
+            seat.connected = connected[seat.user_id]
+            seat.save(update_fields=["user", "connected"])
     if room.is_coins:
         users = User.objects.in_bulk(players)
         try:

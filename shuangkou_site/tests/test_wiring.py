@@ -17,7 +17,7 @@ def test_tests_run_against_postgresql():
 
 def test_channel_layer_round_trips_a_message_through_redis():
     layer = get_channel_layer()
-    assert type(layer).__module__ == "channels_redis.core"
+    assert type(layer).__module__ == "channels_redis.pubsub"
 
     async def send_then_receive():
         channel = await layer.new_channel()
