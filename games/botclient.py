@@ -125,6 +125,9 @@ class BotClient:
         self.stats.note_receipt((message["game"], events[0]["seq"]), self.seats)
         if message["seq"] <= self.seq:
             return  # already in the snapshot this client loaded
+        if events[0]["seq"] != self.seq + 1:
+            await self._send({"type": "snapshot"})  # a gap: the layer lost a message
+            return
         self.seq = message["seq"]
         self.turn = message["turn"]
         for event in events:
@@ -167,6 +170,9 @@ class BotClient:
             self.stats.sent[key] = time.perf_counter()
             self.stats.actions += 1
             await self._send(message)
+        except Exception as error:  # a task's error would vanish: count it
+            self.stats.errors.append(f"client error: {error!r}")
+            raise
         finally:
             self._acting = False
 

@@ -92,7 +92,13 @@ def test_two_server_processes_play_one_game_to_settlement():
                 asyncio.gather(*(client.run(until, keep_playing=False) for client in clients)),
                 timeout=120)
 
-        async_to_sync(play)()
+        try:
+            async_to_sync(play)()
+        except TimeoutError:
+            record = GameRecord.objects.filter(table=table).first()
+            pytest.fail(f"the game did not finish: record {record and record.__dict__}, "
+                        f"client errors {stats.errors}, actions {stats.actions}, "
+                        f"clients {[(c.seat, c.seq, c.turn, c.playing) for c in clients]}")
     finally:
         for server in servers:
             server.terminate()
