@@ -119,9 +119,7 @@ class BotClient:
     async def _events(self, message: dict) -> None:
         events = message["events"]
         if message["game"] != self.game:
-            if events and events[0]["type"] == "deal":
-                await self._send({"type": "snapshot"})  # our new hand comes with it
-            return
+            return  # a new game: the server pushes this seat's snapshot with its hand
         self.stats.note_receipt((message["game"], events[0]["seq"]), self.seats)
         if message["seq"] <= self.seq:
             return  # already in the snapshot this client loaded

@@ -67,3 +67,18 @@ def _sender_loop() -> asyncio.AbstractEventLoop:
             threading.Thread(target=_loop.run_forever, name="channel-layer-sender",
                              daemon=True).start()
         return _loop
+
+
+def announce_table(table_id: int) -> None:
+    """After commit, send the table's public state (seats, ready, connected) to its
+    sockets: read once here rather than by every socket of the table."""
+    def send() -> None:
+        from .models import Table
+        from .selectors import table_state
+
+        table = Table.objects.filter(pk=table_id).first()
+        if table is not None:
+            send_now(table_group(table_id), {"type": "table.changed",
+                                             "table": table_state(table)})
+
+    transaction.on_commit(send)

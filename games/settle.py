@@ -12,7 +12,7 @@ from ledger.models import Currency, Leg
 from ledger.services import Escape, settle_game
 
 from .bots import bot_user_ids
-from .broadcast import LOBBY_GROUP, send_after_commit, table_group
+from .broadcast import LOBBY_GROUP, announce_table, send_after_commit, table_group
 from .models import GameEvent, GameRecord, Seat, Table
 
 
@@ -97,7 +97,7 @@ def _reopen_table(record: GameRecord, escaped: int | None) -> None:
                                                 connected=False)
         table.waiting_since = None
         table.save(update_fields=["waiting_since"])
-    send_after_commit(table_group(table.pk), {"type": "table.changed"})
+    announce_table(table.pk)
     send_after_commit(LOBBY_GROUP, {"type": "lobby.changed", "room": table.room_id})
 
 

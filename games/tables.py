@@ -16,7 +16,7 @@ from ledger.services import LedgerError, balance_of, freeze_game_coins
 
 from .actions import record_new_game
 from .bots import bot_user_ids, free_bot
-from .broadcast import LOBBY_GROUP, seat_group, send_after_commit, table_group
+from .broadcast import LOBBY_GROUP, announce_table, seat_group, send_after_commit
 from .errors import ActionError
 from .models import GameRecord, Room, Seat, Table
 
@@ -254,5 +254,5 @@ def _tcy_stake(room: Room, rules, players: list[int]) -> int:
 
 def _announce(table: Table) -> None:
     """Tell the table and the lobby that seats changed."""
-    send_after_commit(table_group(table.pk), {"type": "table.changed"})
+    announce_table(table.pk)
     send_after_commit(LOBBY_GROUP, {"type": "lobby.changed", "room": table.room_id})
