@@ -11,15 +11,20 @@ from channels.db import database_sync_to_async
 from channels.generic.websocket import AsyncJsonWebsocketConsumer
 
 from . import actions, tables
-from .broadcast import seat_group, send_after_commit, table_group
+from .broadcast import announce_table, seat_group, table_group
 from .errors import ActionError
+from .hints import game_hints
 from .inprocess import ensure_sweeper
 from .models import GameRecord, Seat, Table
-from .selectors import game_view, table_state
+from .selectors import engine_snapshot, game_view, table_state
 
 MAX_MESSAGE_BYTES = 4096
 RATE_PER_SECOND = 10.0
 RATE_BURST = 20.0
+
+# Database work runs on the process's one database thread (database_sync_to_async).
+# Measured under the load test, a thread pool instead made latency worse (GIL).
+db = database_sync_to_async
 
 
 class TableConsumer(AsyncJsonWebsocketConsumer):
@@ -32,7 +37,7 @@ class TableConsumer(AsyncJsonWebsocketConsumer):
             await self.accept()
             await self.close(code=4401)
             return
-        if not await database_sync_to_async(Table.objects.filter(pk=self.table_id).exists)():
+        if not await db(Table.objects.filter(pk=self.table_id).exists)():
             await self.accept()
             await self.close(code=4404)
             return
@@ -53,7 +58,7 @@ class TableConsumer(AsyncJsonWebsocketConsumer):
         if self.seat is not None:
             await self.channel_layer.group_discard(seat_group(self.table_id, self.seat),
                                                    self.channel_name)
-            await database_sync_to_async(_seat_disconnected)(self.user_id, self.table_id)
+            await db(_seat_disconnected)(self.user_id, self.table_id)
 
     # --- from the client ----------------------------------------------------------------
 
@@ -92,15 +97,15 @@ class TableConsumer(AsyncJsonWebsocketConsumer):
 
     async def do_sit(self, content: dict) -> None:
         seat = content.get("seat")
-        await database_sync_to_async(_sit)(self.user_id, self.table_id, seat)
+        await db(_sit)(self.user_id, self.table_id, seat)
         await self._follow_seat()
 
     async def do_stand(self, content: dict) -> None:
-        await database_sync_to_async(_stand)(self.user_id)
+        await db(_stand)(self.user_id)
         await self._follow_seat()
 
     async def do_ready(self, content: dict) -> None:
-        await database_sync_to_async(_ready)(self.user_id, content.get("ready", True) is not False)
+        await db(_ready)(self.user_id, content.get("ready", True) is not False)
 
     async def do_play(self, content: dict) -> None:
         await self._act("play", content, cards=content.get("cards"),
@@ -115,6 +120,13 @@ class TableConsumer(AsyncJsonWebsocketConsumer):
     async def do_leave(self, content: dict) -> None:
         await self._act("leave", content)
 
+    async def do_hint(self, content: dict) -> None:
+        """The sender's legal plays on its turn, smallest first (a read: no event)."""
+        reply = await db(_hints)(self.table_id, self.user_id)
+        if "ref" in content:
+            reply["ref"] = content["ref"]
+        await self.send_json(reply)
+
     async def _act(self, action: str, content: dict, **payload) -> None:
         seq = content.get("seq")
         if seq is not None and (isinstance(seq, bool) or not isinstance(seq, int)):
@@ -122,10 +134,10 @@ class TableConsumer(AsyncJsonWebsocketConsumer):
         cards = payload.get("cards")
         if action == "play" and not isinstance(cards, (str, list)):
             raise ActionError('"cards" must be a list of card codes or a text of ranks')
-        game_id = await database_sync_to_async(_current_game)(self.table_id)
+        game_id = await db(_current_game)(self.table_id)
         if game_id is None:
             raise ActionError("no game is running at this table")
-        await database_sync_to_async(actions.game_act)(
+        await db(actions.game_act)(
             user_id=self.user_id, game_id=game_id, action=action, client_seq=seq, **payload)
 
     # --- from the channel layer --------------------------------------------------------------
@@ -139,15 +151,19 @@ class TableConsumer(AsyncJsonWebsocketConsumer):
         await self._send_snapshot()
 
     async def table_changed(self, message: dict) -> None:
-        await self._follow_seat()
-        state = await database_sync_to_async(_table_state)(self.table_id)
+        state = message["table"]
+        mine = next((seat["index"] for seat in state["seats"]
+                     if seat["user"] == self.user_id), None)
+        await self._join_seat(mine)
         await self.send_json({"type": "table", "table": state})
 
     # --- helpers ----------------------------------------------------------------------------------
 
     async def _follow_seat(self) -> None:
         """Join the seat's private group while this user sits here; leave it otherwise."""
-        seat = await database_sync_to_async(_seat_of)(self.user_id, self.table_id)
+        await self._join_seat(await db(_seat_of)(self.user_id, self.table_id))
+
+    async def _join_seat(self, seat: int | None) -> None:
         if seat == self.seat:
             return
         if self.seat is not None:
@@ -158,7 +174,7 @@ class TableConsumer(AsyncJsonWebsocketConsumer):
         self.seat = seat
 
     async def _send_snapshot(self, ref=None) -> None:
-        snapshot = await database_sync_to_async(_snapshot)(self.table_id, self.user_id)
+        snapshot = await db(_snapshot)(self.table_id, self.user_id)
         if ref is not None:
             snapshot["ref"] = ref
         await self.send_json(snapshot)
@@ -187,14 +203,14 @@ def _seat_of(user_id: int, table_id: int) -> int | None:
         # Tell the table (its `table` messages show who is connected); the next
         # follow finds the flag set, so this announces once per connection.
         if Seat.objects.filter(pk=seat.pk, connected=False).update(connected=True):
-            send_after_commit(table_group(table_id), {"type": "table.changed"})
+            announce_table(table_id)
     return seat.index if seat else None
 
 
 def _seat_disconnected(user_id: int, table_id: int) -> None:
     if Seat.objects.filter(user_id=user_id, table_id=table_id, connected=True) \
             .update(connected=False):
-        send_after_commit(table_group(table_id), {"type": "table.changed"})
+        announce_table(table_id)
     game_id = _current_game(table_id)
     if game_id is not None:
         actions.game_connection(user_id=user_id, game_id=game_id, connected=False)
@@ -202,10 +218,6 @@ def _seat_disconnected(user_id: int, table_id: int) -> None:
 
 def _current_game(table_id: int) -> int | None:
     return Table.objects.filter(pk=table_id).values_list("current_game_id", flat=True).first()
-
-
-def _table_state(table_id: int) -> dict:
-    return table_state(Table.objects.get(pk=table_id))
 
 
 def _snapshot(table_id: int, user_id: int) -> dict:
@@ -217,6 +229,20 @@ def _snapshot(table_id: int, user_id: int) -> dict:
         game = game_view(record, user_id)
     return {"type": "snapshot", "table": table_state(table), "game": game,
             "seq": game["seq"] if game else 0}
+
+
+def _hints(table_id: int, user_id: int) -> dict:
+    game_id = _current_game(table_id)
+    record = GameRecord.objects.filter(pk=game_id).first() if game_id is not None else None
+    if record is None:
+        raise ActionError("no game is running at this table")
+    if user_id not in record.players:
+        raise ActionError("you are not playing in this game")
+    # A fresh replay of the committed log, as snapshots read it: the warm engine of
+    # games.live may only be touched with the game row locked, and a hint locks nothing.
+    game = engine_snapshot(record)
+    plays = game_hints(game, record.players.index(user_id))
+    return {"type": "hints", "game": record.pk, "seq": record.seq, "plays": plays}
 
 
 def _user(user_id: int):
