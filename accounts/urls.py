@@ -12,4 +12,6 @@ urlpatterns = [
          name="password_change_done"),
     path("accounts/me/", views.my_profile, name="my-profile"),
     path("players/<str:username>/", views.player_profile, name="player-profile"),
+    path("levels/", views.levels, name="levels"),
+    path("leaderboard/", views.leaderboard, name="leaderboard"),
 ]

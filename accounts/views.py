@@ -7,6 +7,9 @@ from django.contrib import messages
 from django.contrib.auth import views as auth_views
 from django.contrib.auth.decorators import login_required
 from django.core.exceptions import ValidationError
+from django.core.paginator import Paginator
+from django.db.models import BigIntegerField, OuterRef, QuerySet, Subquery, Value
+from django.db.models.functions import Coalesce
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse_lazy
@@ -14,15 +17,17 @@ from django.utils.http import url_has_allowed_host_and_scheme
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_http_methods
 
+from ledger.models import Account, Currency
 from ledger.selectors import recent_games, user_entries
 
 from .forms import LoginForm, SignUpForm
 from .models import User
-from .selectors import player_standing
+from .selectors import ladder, level_progress_for_points, player_standing
 from .services import player_sign_up
 
 RECENT_GAMES = 10
 RECENT_ENTRIES = 10
+LEADERBOARD_PER_PAGE = 50
 
 
 @require_http_methods(["GET", "POST"])
@@ -85,3 +90,75 @@ def _profile(request: HttpRequest, player: User) -> HttpResponse:
         "entries": list(user_entries(player)[:RECENT_ENTRIES]) if own else [],
     }
     return render(request, "accounts/profile.html", context)
+
+
+@require_GET
+def levels(request: HttpRequest) -> HttpResponse:
+    """The title ladder (RULES §7, from the Level table); a signed-in player also sees
+    their own level marked and their progress to the next one."""
+    rungs = ladder()
+    progress = None
+    if request.user.is_authenticated:
+        progress = player_standing(request.user).progress
+    rows = []
+    for index, rung in enumerate(rungs):
+        following = rungs[index + 1] if index + 1 < len(rungs) else None
+        rows.append({
+            "rung": rung,
+            # Level 1 also holds every negative balance: its range has no lower end.
+            "below": following.min_points if following else None,
+            "first": index == 0,
+            "mine": progress is not None and progress.current.number == rung.number,
+        })
+    return render(request, "accounts/levels.html", {"rows": rows, "progress": progress})
+
+
+def _ranked_players() -> QuerySet[User]:
+    """Active players with their points (0 without a points account), bots excluded
+    (users with a games.BotPlayer row), best first; ties by sign-up order."""
+    points = Account.objects.filter(user=OuterRef("pk"), currency=Currency.POINT) \
+        .values("balance")[:1]
+    return (User.objects.filter(is_active=True, bot_player__isnull=True)
+            .annotate(points=Coalesce(Subquery(points), Value(0),
+                                      output_field=BigIntegerField()))
+            .order_by("-points", "pk"))
+
+
+@require_GET
+def leaderboard(request: HttpRequest) -> HttpResponse:
+    players = _ranked_players()
+    page = Paginator(players, LEADERBOARD_PER_PAGE).get_page(request.GET.get("page"))
+    rungs = ladder()
+    rows = []
+    previous = None
+    for offset, player in enumerate(page.object_list):
+        # Competition ranking (1, 2, 2, 4): equal points share a rank. The first row of
+        # a page counts the players above it; the rest follow from their neighbour.
+        if previous is None:
+            rank = players.filter(points__gt=player.points).count() + 1
+        elif player.points == previous["player"].points:
+            rank = previous["rank"]
+        else:
+            rank = page.start_index() + offset
+        previous = {
+            "player": player, "rank": rank,
+            "title": level_progress_for_points(player.points, rungs).current,
+            "mine": request.user.is_authenticated and player.pk == request.user.pk,
+        }
+        rows.append(previous)
+    return render(request, "accounts/leaderboard.html", {
+        "page": page, "rows": rows, "me": _my_place(request, players)})
+
+
+def _my_place(request: HttpRequest, players: QuerySet[User]) -> dict | None:
+    """The signed-in player's rank and the page it is on; None for visitors and bots."""
+    if not request.user.is_authenticated:
+        return None
+    mine = players.filter(pk=request.user.pk).first()
+    if mine is None:
+        return None
+    above = players.filter(points__gt=mine.points).count()
+    ahead_on_ties = players.filter(points=mine.points, pk__lt=mine.pk).count()
+    position = above + ahead_on_ties + 1
+    return {"rank": above + 1, "points": mine.points,
+            "page": (position - 1) // LEADERBOARD_PER_PAGE + 1}

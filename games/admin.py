@@ -129,8 +129,10 @@ class GameRecordAdmin(ReadOnlyMixin, admin.ModelAdmin):
 
     @admin.display(description=gettext_lazy("回放"))
     def replay_link(self, record: GameRecord) -> str:
-        # A placeholder page until replays exist (shuangkou_site.views.game_replay).
-        url = reverse("game-replay", args=[str(record.pk)])
+        # Running games have no replay yet (their page refuses): link finished ones only.
+        if record.status != GameRecord.Status.ENDED:
+            return "-"
+        url = reverse("game-replay", args=[record.pk])
         return format_html('<a href="{}">{}</a>', url, url)
 
     @admin.display(description=gettext_lazy("账目"))

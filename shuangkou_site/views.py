@@ -22,9 +22,3 @@ def healthz(request: HttpRequest) -> JsonResponse:
         return JsonResponse({"status": "error", "database": "unreachable"}, status=503)
     return JsonResponse({"status": "ok"})
 
-
-@require_GET
-def game_replay(request: HttpRequest, game_key: str) -> HttpResponse:
-    """Placeholder until replays exist: a friendly 404 page. Profiles already link here
-    by the URL name ``game-replay``, so the real view only has to take over the name."""
-    return render(request, "replay_pending.html", {"game_key": game_key}, status=404)

@@ -1,0 +1,10 @@
+"""The player's statement pages (the API lives in ledger/urls.py under /api/ledger/)."""
+
+from django.urls import path
+
+from . import views
+
+urlpatterns = [
+    path("me/coins/", views.my_coins, name="my-coins"),
+    path("me/points/", views.my_points, name="my-points"),
+]

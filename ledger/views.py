@@ -1,0 +1,168 @@
+"""The player's own statements: /me/coins/ and /me/points/ (RULES §7–§8).
+
+Thin: parse the filters, read the entries (ledger.selectors), describe each one,
+render. Only the requesting player's legs are ever read, never the other side of a
+transaction.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable
+from dataclasses import dataclass
+from datetime import datetime
+
+from django.apps import apps
+from django.contrib.auth.decorators import login_required
+from django.core.paginator import Paginator
+from django.http import HttpRequest, HttpResponse
+from django.shortcuts import render
+from django.urls import NoReverseMatch, reverse
+from django.utils.translation import gettext_lazy as _
+from django.views.decorators.http import require_GET
+
+from .charts import PointsChart, points_chart
+from .models import Currency, Kind, Leg
+from .selectors import user_balances, user_entries
+
+ENTRIES_PER_PAGE = 20
+# The chart draws at most this many of the newest points entries: an inline SVG of
+# tens of thousands of vertices is no use to anyone and slows the page.
+CHART_MAX_POINTS = 500
+
+# The model's labels are plain strings; these go through translation.
+KIND_LABELS = {
+    Kind.GRANT: _("赠送"),
+    Kind.SETTLEMENT: _("对局结算"),
+    Kind.FEE: _("系统回收"),
+    Kind.FREEZE: _("金币冻结"),
+    Kind.RELEASE: _("解冻"),
+    Kind.ESCAPE_PENALTY: _("逃跑结算"),
+    Kind.CORRECTION: _("冲正"),
+    Kind.ADJUSTMENT: _("管理调整"),
+}
+
+# The kinds offered as filters on each page: points never move by grants, fees,
+# freezes or releases (RULES §7). Any kind is still accepted in the query string.
+PAGE_KINDS = {
+    Currency.COIN: list(KIND_LABELS),
+    Currency.POINT: [Kind.SETTLEMENT, Kind.ESCAPE_PENALTY, Kind.CORRECTION, Kind.ADJUSTMENT],
+}
+
+# Memos a person wrote (a grant's purpose, an operator's reason); the services' own
+# memos for settlements, freezes and releases only repeat the kind.
+KINDS_WITH_MEMO = {Kind.GRANT, Kind.CORRECTION, Kind.ADJUSTMENT}
+
+GAME_KEY = re.compile(r"^game:(\d+)$")
+
+
+@dataclass(frozen=True)
+class EntryRow:
+    """One line of a statement."""
+
+    leg_id: int
+    at: datetime
+    kind: str
+    kind_label: str
+    amount: int
+    balance_after: int | None
+    game_id: int | None
+    game_key: str
+    game_url: str | None
+    fee: int | None  # the room's 系统回收 A, on coin settlements when the room is known
+    memo: str
+    reverses_id: int | None
+
+
+@require_GET
+@login_required
+def my_coins(request: HttpRequest) -> HttpResponse:
+    return _statement(request, Currency.COIN)
+
+
+@require_GET
+@login_required
+def my_points(request: HttpRequest) -> HttpResponse:
+    return _statement(request, Currency.POINT)
+
+
+def _statement(request: HttpRequest, currency: Currency) -> HttpResponse:
+    kind = request.GET.get("kind", "")
+    bad_kind = bool(kind) and kind not in Kind.values
+    if bad_kind:
+        kind = ""  # shown with a note, never an error page
+    entries = user_entries(request.user, currency=currency, kind=kind or None)
+    page = Paginator(entries, ENTRIES_PER_PAGE).get_page(request.GET.get("page"))
+    context = {
+        "currency": currency,
+        "balance": user_balances(request.user).get(currency, 0),
+        "page": page,
+        "rows": _rows(page.object_list, currency),
+        "kind": kind,
+        "bad_kind": bad_kind,
+        "kind_options": [(value, KIND_LABELS[value]) for value in PAGE_KINDS[currency]],
+    }
+    if currency == Currency.POINT:
+        context["chart"], context["chart_capped"] = _chart(request.user)
+    return render(request, "ledger/statement.html", context)
+
+
+def _rows(legs: Iterable[Leg], currency: str) -> list[EntryRow]:
+    legs = list(legs)
+    game_ids = {leg.pk: _game_id(leg.transaction.game_key) for leg in legs}
+    fees = _room_fees({game_id for game_id in game_ids.values() if game_id is not None}) \
+        if currency == Currency.COIN else {}
+    rows = []
+    for leg in legs:
+        posted = leg.transaction
+        game_id = game_ids[leg.pk]
+        settles = posted.kind in (Kind.SETTLEMENT, Kind.ESCAPE_PENALTY)
+        rows.append(EntryRow(
+            leg_id=leg.pk, at=posted.created_at, kind=posted.kind,
+            kind_label=KIND_LABELS.get(posted.kind, posted.get_kind_display()),
+            amount=leg.amount, balance_after=leg.balance_after,
+            game_id=game_id, game_key=posted.game_key,
+            game_url=_replay_url(game_id) if game_id is not None else None,
+            fee=fees.get(game_id) if settles else None,
+            memo=posted.memo if posted.kind in KINDS_WITH_MEMO else "",
+            reverses_id=posted.reverses_id))
+    return rows
+
+
+def _game_id(game_key: str) -> int | None:
+    """The game's id from a ledger game key (``game:12``, games.GameRecord.ledger_key)."""
+    match = GAME_KEY.match(game_key or "")
+    return int(match.group(1)) if match else None
+
+
+def _replay_url(game_id: int) -> str | None:
+    # Until a replay view takes the name with a game id, link nothing rather than fail.
+    try:
+        return reverse("game-replay", args=[game_id])
+    except NoReverseMatch:
+        return None
+
+
+def _room_fees(game_ids: set[int]) -> dict[int, int]:
+    """The 系统回收 A of each game's room, for coin rooms that charge one. The fee is
+    part of the settlement (RULES §7: score × N − A); the ledger stores only the
+    total a settlement sent to 系统回收, so the per-player figure comes from the room.
+    A player whose frozen coins could not cover it paid less (RULES §8)."""
+    if not game_ids:
+        return {}
+    try:
+        games = apps.get_model("games", "GameRecord")
+    except LookupError:
+        return {}
+    return {game_id: fee for game_id, kind, fee in games.objects.filter(pk__in=game_ids)
+            .values_list("pk", "room__kind", "room__fee") if kind == "coins" and fee}
+
+
+def _chart(user) -> tuple[PointsChart | None, bool]:
+    """The chart of the player's newest points entries (all of them, whatever the
+    table's filter), and whether older ones were left off."""
+    legs = list(user_entries(user, currency=Currency.POINT)
+                .exclude(balance_after__isnull=True)
+                .values_list("transaction__created_at", "balance_after")[:CHART_MAX_POINTS + 1])
+    capped = len(legs) > CHART_MAX_POINTS
+    return points_chart(list(reversed(legs[:CHART_MAX_POINTS]))), capped
