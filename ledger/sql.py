@@ -12,15 +12,7 @@ from django.db import connection
 
 def set_balances(balances: dict[int, int]) -> None:
     """Write new balances of accounts this transaction has locked."""
-    if not balances:
-        return
-    ids = sorted(balances)
-    cases = " ".join("WHEN %s THEN %s" for _ in ids)
-    params: list[int] = [value for pk in ids for value in (pk, balances[pk])]
-    placeholders = ", ".join("%s" for _ in ids)
-    with connection.cursor() as cursor:
-        cursor.execute(f"UPDATE ledger_account SET balance = CASE id {cases} END "
-                       f"WHERE id IN ({placeholders})", [*params, *ids])
+    _set_by_id("ledger_account", "balance", balances)
 
 
 def add_to_balance(account_id: int, amount: int) -> None:
@@ -32,14 +24,19 @@ def add_to_balance(account_id: int, amount: int) -> None:
 
 def set_levels(levels: dict[int, int]) -> None:
     """Write players' levels (accounts_user.level)."""
-    if not levels:
+    _set_by_id("accounts_user", "level", levels)
+
+
+def _set_by_id(table: str, column: str, values: dict[int, int]) -> None:
+    """One UPDATE setting ``column`` per row id (table and column are ours, not input)."""
+    if not values:
         return
-    ids = sorted(levels)
+    ids = sorted(values)
     cases = " ".join("WHEN %s THEN %s" for _ in ids)
-    params: list[int] = [value for pk in ids for value in (pk, levels[pk])]
     placeholders = ", ".join("%s" for _ in ids)
+    params = [value for pk in ids for value in (pk, values[pk])]
     with connection.cursor() as cursor:
-        cursor.execute(f"UPDATE accounts_user SET level = CASE id {cases} END "
+        cursor.execute(f"UPDATE {table} SET {column} = CASE id {cases} END "
                        f"WHERE id IN ({placeholders})", [*params, *ids])
 
 
