@@ -89,12 +89,8 @@ def table_sit(*, user: User, table_id: int, seat_index: int | None = None) -> Se
 def table_stand(*, user: User) -> None:
     """Leave a waiting table. During a game, leaving is an escape (games.actions)."""
     with transaction.atomic():
-        seat = Seat.objects.filter(user=user).first()
-        if seat is None:
-            raise ActionError("you are not seated")
-        table = _locked_table(seat.table_id)
-        if table.status != Table.Status.WAITING:
-            raise ActionError("a game is running: leaving now is an escape (use leave)")
+        seat, table = _my_waiting_table(
+            user, "you are not seated", "a game is running: leaving now is an escape (use leave)")
         # `connected` belongs to the occupant's socket: an emptied seat is not connected.
         Seat.objects.filter(pk=seat.pk).update(user=None, is_ready=False, ready_deadline=None,
                                                connected=False)
@@ -104,12 +100,7 @@ def table_stand(*, user: User) -> None:
 
 def table_ready(*, user: User, ready: bool = True) -> Seat:
     with transaction.atomic():
-        seat = Seat.objects.filter(user=user).first()
-        if seat is None:
-            raise ActionError("sit down first")
-        table = _locked_table(seat.table_id)
-        if table.status != Table.Status.WAITING:
-            raise ActionError("the game has started already")
+        seat, table = _my_waiting_table(user, "sit down first", "the game has started already")
         seat.refresh_from_db()
         seat.is_ready = ready
         seat.ready_deadline = None if ready else timezone.now() + timedelta(
@@ -153,6 +144,17 @@ def table_unseat_unready(*, table_id: int) -> int:
 
 
 # --- internals --------------------------------------------------------------------------
+
+def _my_waiting_table(user: User, not_seated: str, not_waiting: str) -> tuple[Seat, Table]:
+    """The player's seat and its table, locked and waiting for a game."""
+    seat = Seat.objects.filter(user=user).first()
+    if seat is None:
+        raise ActionError(not_seated)
+    table = _locked_table(seat.table_id)
+    if table.status != Table.Status.WAITING:
+        raise ActionError(not_waiting)
+    return seat, table
+
 
 def _locked_table(table_id: int) -> Table:
     table = Table.objects.select_for_update().select_related("room__rule_set") \

@@ -10,7 +10,6 @@ from ledger.services import (
     adjust_balance,
     balance_of,
     freeze_coins,
-    grant_coins,
     settle_game,
     system_account,
 )
@@ -18,6 +17,7 @@ from ledger.tests.ledger_helpers import (
     coins_of,
     install_level_ladder,
     ledger_snapshot,
+    make_players,
     make_user,
     points_of,
     system_balance,
@@ -25,15 +25,6 @@ from ledger.tests.ledger_helpers import (
 )
 
 pytestmark = pytest.mark.django_db
-
-
-def make_players(coins: int = 10000) -> list[User]:
-    players = []
-    for seat in range(4):
-        user = User.objects.create_user(username=f"p{seat}", password="pw")
-        grant_coins(user=user, amount=coins, key=f"grant:test:{seat}")
-        players.append(user)
-    return players
 
 
 @pytest.mark.django_db(transaction=True)
