@@ -23,3 +23,10 @@ application = ProtocolTypeRouter(
         ),
     }
 )
+
+import gc  # noqa: E402
+
+# Long-lived server: keep the startup objects out of every collection, and collect the
+# young generation less often (many short-lived dicts per message).
+gc.freeze()
+gc.set_threshold(50_000, 50, 1000)
