@@ -270,15 +270,15 @@ def release_hold(hold: Hold) -> Hold:
             return hold
         posted = ledger_post(
             key=f"release:{hold.pk}", kind=Kind.RELEASE, game_key=hold.game_key, memo="解冻",
-            legs=_hold_return_legs(hold, hold.amount))
+            legs=_hold_return_legs(hold))
         _resolve([hold], Hold.Status.RELEASED, posted)
     return hold
 
 
-def _hold_return_legs(hold: Hold, back_to_user: int) -> list[LegSpec]:
+def _hold_return_legs(hold: Hold) -> list[LegSpec]:
     return [
         LegSpec(system_account(SystemAccount.ESCROW, Currency.COIN), -hold.amount, hold),
-        LegSpec(user_account(hold.user, Currency.COIN), back_to_user),
+        LegSpec(user_account(hold.user, Currency.COIN), hold.amount),
     ]
 
 

@@ -8,22 +8,18 @@ the same type and size that beats it, never a bomb, else a pass.
 
 from __future__ import annotations
 
-from .cards import BIG_JOKER, SMALL_JOKER, TWO, Counts, unpack
+from .cards import BIG_JOKER, RANK_COUNT, SMALL_JOKER, TWO, Counts, unpack
 from .moves import legal_moves
 from .patterns import (
     CHAIN_TOP,
     CHAIN_WIDTH,
-    PAIR,
-    SINGLE,
-    TRIPLE,
+    SET_SIZES,
     Reading,
     best_beating,
     classify,
     joker_only_reading,
 )
 from .rulesets import RuleSet
-
-_FIXED = {SINGLE: 1, PAIR: 2, TRIPLE: 3}
 
 
 def trustee_move(hand: Counts, current: Reading | None, partner_winning: bool,
@@ -33,8 +29,8 @@ def trustee_move(hand: Counts, current: Reading | None, partner_winning: bool,
         return _smallest_single(hand)
     if partner_winning or current.is_bomb:
         return None
-    if current.kind in _FIXED:
-        return _smallest_set(hand, _FIXED[current.kind], current, rules)
+    if current.kind in SET_SIZES:
+        return _smallest_set(hand, SET_SIZES[current.kind], current, rules)
     return _smallest_run(hand, CHAIN_WIDTH[current.kind], current.length, current.rank, rules)
 
 
@@ -46,12 +42,11 @@ def _smallest_single(hand: Counts) -> Counts | None:
 
 
 def _only(rank: int, count: int) -> Counts:
-    cards = [0] * len(_EMPTY)
+    cards = [0] * RANK_COUNT
     cards[rank] = count
     return tuple(cards)
 
 
-_EMPTY = (0,) * (BIG_JOKER + 1)
 
 
 def _wild_ranks(hand: Counts, rules: RuleSet) -> list[int]:
@@ -84,7 +79,7 @@ def _smallest_set(hand: Counts, need: int, current: Reading, rules: RuleSet) -> 
     if not options:
         return None
     _, big, small = min(options)
-    cards = [0] * len(_EMPTY)
+    cards = [0] * RANK_COUNT
     cards[SMALL_JOKER], cards[BIG_JOKER] = small, big
     return tuple(cards)
 
@@ -93,7 +88,7 @@ def _smallest_run(hand: Counts, width: int, length: int, above: int,
                   rules: RuleSet) -> Counts | None:
     wilds = _wild_ranks(hand, rules)
     for start in range(max(0, above - length + 2), CHAIN_TOP - length + 2):
-        cards = [0] * len(_EMPTY)
+        cards = [0] * RANK_COUNT
         missing = 0
         for rank in range(start, start + length):
             cards[rank] = min(width, hand[rank])
@@ -135,7 +130,7 @@ def _lowest_group(hand: Counts, rules: RuleSet) -> Counts | None:
         if not count or count >= 4:
             continue
         if count == 1 and rank + 4 <= CHAIN_TOP and all(hand[r] for r in range(rank, rank + 5)):
-            cards = [0] * len(_EMPTY)
+            cards = [0] * RANK_COUNT
             for r in range(rank, rank + 5):
                 cards[r] = 1
             return tuple(cards)

@@ -20,6 +20,7 @@ from .cards import (
     Counts,
     check_possible,
     counts_of,
+    format_cards,
     parse_cards,
 )
 from .moves import has_beating_play
@@ -191,14 +192,14 @@ class Game:
         found = best_beating(counts, self._current_reading, self.rules)
         if found is None:
             if best_beating(counts, None, self.rules) is None:
-                raise GameError(f"{_ranks_text(counts)} is not a valid pattern")
-            raise GameError(f"{_ranks_text(counts)} does not beat "
+                raise GameError(f"{format_cards(counts)} is not a valid pattern")
+            raise GameError(f"{format_cards(counts)} does not beat "
                             f"{self.current['reading']['text']}")
         recorded = reading_to_dict(found, counts, self.rules)
         if reading is not None:
             for key in ("type", "rank"):
                 if key in reading and reading[key] != recorded.get(key):
-                    raise GameError(f"{_ranks_text(counts)} is read as {recorded['text']}, "
+                    raise GameError(f"{format_cards(counts)} is read as {recorded['text']}, "
                                     f"not as the {key} {reading[key]!r} asked for")
         mark = len(self.events)
         self._emit({"type": "play", "seat": seat, "cards": codes, "reading": recorded, "by": by})
@@ -230,7 +231,7 @@ class Game:
                                        self.rules, rng)
         if cards is None:
             return self.pass_turn(seat, by=by)
-        return self.play(seat, _ranks_text(cards), by=by)
+        return self.play(seat, format_cards(cards), by=by)
 
     def trustee_cards(self, seat: int) -> Counts | None:
         """What the 托管 move would play for ``seat`` now (None: pass)."""
@@ -520,7 +521,3 @@ def event_for(event: dict, seat: int | None) -> dict:
     public = {key: value for key, value in event.items() if key not in ("hands", "seed")}
     public["hand_counts"] = [len(hand) for hand in event["hands"]]
     return public
-
-
-def _ranks_text(counts: Counts) -> str:
-    return " ".join(token for token, count in zip(RANK_TOKENS, counts) for _ in range(count))

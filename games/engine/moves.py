@@ -22,6 +22,7 @@ from .patterns import (
     CHAINS,
     MIN_BOMB,
     PAIR,
+    SET_SIZES,
     SINGLE,
     TRIPLE,
     Reading,
@@ -35,7 +36,6 @@ from .rulesets import RuleSet
 # One template: (ranks, cards needed per rank, keep the bottom rank natural).
 Template = tuple[tuple[int, ...], int, bool]
 _SINGLE_RANK = tuple((rank,) for rank in range(TWO + 1))
-_FIXED = {SINGLE: 1, PAIR: 2, TRIPLE: 3}
 
 
 class _Hand:
@@ -143,7 +143,7 @@ def _templates(hand: _Hand, over: Reading | None, rules: RuleSet) -> Iterator[Te
                     break
                 yield from _runs(hand, width, length, -1)
     elif not over.is_bomb:
-        if over.kind in _FIXED:
+        if over.kind in SET_SIZES:
             if over.kind == SINGLE:
                 for rank in range(over.rank + 1, TWO + 1):
                     if counts[rank]:
@@ -174,7 +174,7 @@ def _joker_plays(counts: Counts, over: Reading | None, rules: RuleSet) -> Iterat
 
 
 def _fixed_sets(hand: _Hand, kind: str, above: int) -> Iterator[Template]:
-    need = _FIXED[kind]
+    need = SET_SIZES[kind]
     counts = hand.counts
     for rank in range(above + 1, TWO + 1):
         if counts[rank] and counts[rank] + hand.wilds >= need:

@@ -19,6 +19,8 @@ BOMB, CHAIN_BOMB, JOKER_BOMB = "bomb", "chain_bomb", "joker_bomb"
 BOMB_TYPES = frozenset((BOMB, CHAIN_BOMB, JOKER_BOMB))
 CHAIN_TYPES = frozenset((STRAIGHT, PAIRS, TRIPLES, CHAIN_BOMB))
 
+# Cards in a single, a pair and a triple.
+SET_SIZES = {SINGLE: 1, PAIR: 2, TRIPLE: 3}
 # Chains of singles, pairs and triples: (type, cards per rank, shortest length).
 CHAINS: tuple[tuple[str, int, int], ...] = ((STRAIGHT, 1, 5), (PAIRS, 2, 3), (TRIPLES, 3, 3))
 CHAIN_WIDTH = {kind: width for kind, width, _ in CHAINS}
