@@ -348,6 +348,14 @@ class TableClient:
         return self.settled
 
 
+async def connect_all(table_id: int, *users: User) -> list[TableClient]:
+    """A connected client for each user at the table, in order."""
+    clients = [TableClient(user, table_id) for user in users]
+    for client in clients:
+        await client.connect()
+    return clients
+
+
 async def start_game(people: list[TableClient]) -> int:
     """Seat ``people`` (the first may be seated already), get them ready and wait until
     each holds its hand; bots fill the rest (GAMES_BOT_FILL_SECONDS = 0)."""

@@ -16,7 +16,7 @@ from ledger.services import balance_of, grant_coins, system_account
 
 from . import live_helpers
 from .live_helpers import (
-    TableClient,
+    connect_all,
     db,
     events_of,
     make_coin_room,
@@ -60,9 +60,7 @@ def test_leaving_in_end_game_mode_ends_the_game_and_the_escaper_pays(kind):
     room, unit, alice, bob, table_id = setup_room(kind, "end_game")
 
     async def scenario():
-        a, b = TableClient(alice, table_id), TableClient(bob, table_id)
-        await a.connect()
-        await b.connect()
+        a, b = await connect_all(table_id, alice, bob)
         await start_game([a, b])
         await a.send({"type": "leave", "seq": a.seq})
         ended = await b.expect("events", lambda m: m["events"][-1]["type"] == "end")
@@ -115,9 +113,7 @@ def test_leaving_in_auto_play_mode_leaves_the_seat_in_trustee_to_the_end(kind):
     room, unit, alice, bob, table_id = setup_room(kind, "auto_play")
 
     async def scenario():
-        a, b = TableClient(alice, table_id), TableClient(bob, table_id)
-        await a.connect()
-        await b.connect()
+        a, b = await connect_all(table_id, alice, bob)
         await start_game([a, b])
         await a.send({"type": "leave", "seq": a.seq})
         left = await b.expect("events", lambda m: m["events"][0]["type"] == "escape")
@@ -175,9 +171,7 @@ def test_an_escaped_seat_cannot_move_while_trustee_waits_to_play_it(settings):
     room, unit, alice, bob, table_id = setup_room("points", "auto_play")
 
     async def scenario():
-        a, b = TableClient(alice, table_id), TableClient(bob, table_id)
-        await a.connect()
-        await b.connect()
+        a, b = await connect_all(table_id, alice, bob)
         game_id = await start_game([a, b])
         while (await db(GameRecord.objects.get)(pk=game_id)).turn != a.seat:
             assert await db(expire_and_sweep)(game_id) == 1  # bots move, bob times out

@@ -20,6 +20,7 @@ from ledger.services import balance_of
 from . import live_helpers
 from .live_helpers import (
     TableClient,
+    connect_all,
     counts_of_codes,
     db,
     events_of,
@@ -52,9 +53,7 @@ def test_a_disconnected_seat_goes_to_trustee_and_the_player_takes_it_back_after_
     table_id = room_quick_join(user=alice, room_id=room.pk).table_id
 
     async def scenario():
-        a, b = TableClient(alice, table_id), TableClient(bob, table_id)
-        await a.connect()
-        await b.connect()
+        a, b = await connect_all(table_id, alice, bob)
         game_id = await start_game([a, b])
         seat = a.seat
         await a.close()
@@ -121,9 +120,7 @@ def test_timeouts_warn_play_the_trustee_move_and_the_third_one_means_trustee():
     table_id = room_quick_join(user=alice, room_id=room.pk).table_id
 
     async def scenario():
-        a, b = TableClient(alice, table_id), TableClient(bob, table_id)
-        await a.connect()
-        await b.connect()
+        a, b = await connect_all(table_id, alice, bob)
         game_id = await start_game([a, b])
         people = {a.seat, b.seat}
         seen = []
@@ -189,9 +186,7 @@ def test_a_person_who_does_not_get_ready_in_time_loses_the_seat():
     room_quick_join(user=bob, room_id=room.pk)
 
     async def scenario():
-        a, b = TableClient(alice, table_id), TableClient(bob, table_id)
-        await a.connect()
-        await b.connect()
+        a, b = await connect_all(table_id, alice, bob)
         await db(sweeper.sweep_tables)()  # bots join alice and bob, who are not ready
         before = await db(seat_users)(table_id)
         await db(late)(bob)

@@ -19,6 +19,7 @@ from .live_helpers import (
     CARD_BY_CODE,
     TableClient,
     codes_in,
+    connect_all,
     events_of,
     make_person,
     make_room,
@@ -202,9 +203,7 @@ def test_a_reveal_swap_moves_a_person_and_the_socket_follows_the_new_seat(monkey
     table_id = room_quick_join(user=alice, room_id=room.pk).table_id
 
     async def scenario():
-        a, b = TableClient(alice, table_id), TableClient(bob, table_id)
-        await a.connect()
-        await b.connect()
+        a, b = await connect_all(table_id, alice, bob)
         await start_game([a, b])
         started = a.log[-1]
         table = await a.expect("table")
@@ -282,9 +281,7 @@ def test_the_table_shows_who_is_connected():
     room_quick_join(user=bob, room_id=room.pk)
 
     async def scenario():
-        a, b = TableClient(alice, table_id), TableClient(bob, table_id)
-        await a.connect()
-        await b.connect()
+        a, b = await connect_all(table_id, alice, bob)
         online = await a.expect("table", lambda m: connected_flags(m) == {
             alice.pk: True, bob.pk: True})
         await b.close()
