@@ -63,14 +63,12 @@ def game_act(*, user_id: int, game_id: int, action: str, cards: str | list | Non
         return _commit(record, game, mark)
 
 
-def game_connection(*, user_id: int, game_id: int, connected: bool) -> list[dict]:
-    """A seat's socket went away (托管 at once) or came back (RULES §10). Coming
-    back does not cancel 托管: the player does that when they choose to."""
+def game_disconnected(*, user_id: int, game_id: int) -> list[dict]:
+    """A seat's socket went away: 托管 at once (RULES §10). Coming back does not
+    cancel it: the player does that when they choose to."""
     with transaction.atomic():
         record = _locked(game_id)
         if record.status != GameRecord.Status.PLAYING or user_id not in record.players:
-            return []
-        if connected:
             return []
         game = live.engine_for(record)
         mark = len(game.events)

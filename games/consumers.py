@@ -213,7 +213,7 @@ def _seat_disconnected(user_id: int, table_id: int) -> None:
         announce_table(table_id)
     game_id = _current_game(table_id)
     if game_id is not None:
-        actions.game_connection(user_id=user_id, game_id=game_id, connected=False)
+        actions.game_disconnected(user_id=user_id, game_id=game_id)
 
 
 def _current_game(table_id: int) -> int | None:
