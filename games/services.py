@@ -2,7 +2,7 @@
 
 from django.db import transaction
 
-from games.engine.rulesets import PRESETS
+from games.engine.presets import PRESETS
 
 from .models import RuleSetConfig
 

@@ -250,12 +250,3 @@ _FIELD_CHECKS: dict[str, Callable[[str, Any], Any]] = {
     "escape_penalty_units": _int_in(0, 1000),
     "escape_compensation_percent": _int_in(0, 100),
 }
-
-
-def __getattr__(name: str) -> Any:
-    # PRESETS live in presets.py (they need RuleSet); re-exported here lazily.
-    if name in ("PRESETS", "get_ruleset", "DEFAULT_RULESET"):
-        from . import presets
-
-        return getattr(presets, name)
-    raise AttributeError(name)

@@ -4,7 +4,7 @@ import pytest
 from django.core.management import call_command
 
 from accounts.models import User
-from games.engine.rulesets import PRESETS
+from games.engine.presets import PRESETS
 from games.models import RuleSetConfig
 
 

@@ -4,7 +4,7 @@ import pytest
 from django.core.exceptions import ValidationError
 from django.urls import reverse
 
-from games.engine.rulesets import PRESETS
+from games.engine.presets import PRESETS
 from games.models import RuleSetConfig
 
 
