@@ -7,7 +7,7 @@ DEV_SETTINGS := shuangkou_site.settings.dev
 TEST_SETTINGS := shuangkou_site.settings.test
 PYTEST_ARGS ?=
 
-.PHONY: venv services run test lint
+.PHONY: venv services chromium run test lint
 
 venv: $(STAMP)
 
@@ -15,11 +15,15 @@ venv: $(STAMP)
 $(STAMP): requirements.txt requirements-dev.txt
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
 	$(BIN)/python -m pip install --quiet --upgrade pip
-	$(BIN)/python -m pip install --quiet -r requirements-dev.txt
+	PLAYWRIGHT_SKIP_BROWSER_DOWNLOAD=1 $(BIN)/python -m pip install --quiet -r requirements-dev.txt
 	touch $@
 
 services:
 	scripts/ensure_services.sh
+
+# Debian's chromium for the browser test (Playwright drives it; it downloads no browser).
+chromium:
+	scripts/ensure_chromium.sh
 
 run: venv
 	DJANGO_SETTINGS_MODULE=$(DEV_SETTINGS) $(BIN)/python manage.py migrate --noinput
@@ -29,8 +33,8 @@ run: venv
 	DJANGO_SETTINGS_MODULE=$(DEV_SETTINGS) $(BIN)/uvicorn shuangkou_site.asgi:application \
 		--host 127.0.0.1 --port 8000 --lifespan off
 
-test: venv services
-	DJANGO_SETTINGS_MODULE=$(TEST_SETTINGS) $(BIN)/pytest $(PYTEST_ARGS)
+test: venv services chromium
+	PLAYWRIGHT_SKIP_BROWSER_DOWNLOAD=1 DJANGO_SETTINGS_MODULE=$(TEST_SETTINGS) $(BIN)/pytest $(PYTEST_ARGS)
 
 lint: venv
 	$(BIN)/ruff check .
