@@ -5,18 +5,10 @@ over real WebSockets through to its settlement."""
 from __future__ import annotations
 
 import asyncio
-import os
-import socket
-import subprocess
-import sys
 import time
-import urllib.request
-from pathlib import Path
 
 import pytest
 from asgiref.sync import async_to_sync
-from django.conf import settings
-from django.db import connection
 
 from accounts.models import User
 from games.botclient import BotClient, Stats
@@ -24,47 +16,12 @@ from games.management.commands.loadtest_prepare import _session_for
 from games.models import GameRecord, Room, RuleSetConfig
 from games.services import rule_set_presets_load
 from games.tables import table_create, table_sit
+from games.tests.server_helpers import served
 from ledger.audit import ledger_violations
 from ledger.models import Currency
 from ledger.services import balance_of
 
 pytestmark = pytest.mark.django_db(transaction=True)
-ROOT = Path(__file__).resolve().parents[2]
-
-
-def free_port() -> int:
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        return probe.getsockname()[1]
-
-
-def start_server(port: int) -> subprocess.Popen:
-    database = connection.settings_dict
-    env = {
-        **os.environ,
-        "DJANGO_SETTINGS_MODULE": "shuangkou_site.settings.test",
-        # The servers must use this test's database and channel-layer prefix.
-        "DATABASE_URL": f"postgres://{database['USER']}@{database['HOST']}:{database['PORT']}"
-                        f"/{database['NAME']}",
-        "CHANNEL_LAYER_PREFIX": settings.CHANNEL_LAYER_PREFIX,
-    }
-    return subprocess.Popen(
-        [sys.executable, "-m", "uvicorn", "shuangkou_site.asgi:application",
-         "--host", "127.0.0.1", "--port", str(port), "--log-level", "warning"],
-        cwd=ROOT, env=env)
-
-
-def wait_until_serving(port: int, process: subprocess.Popen) -> None:
-    deadline = time.monotonic() + 60
-    while time.monotonic() < deadline:
-        assert process.poll() is None, "the server process exited"
-        try:
-            with urllib.request.urlopen(f"http://127.0.0.1:{port}/healthz", timeout=2) as reply:
-                if reply.status == 200:
-                    return
-        except OSError:
-            time.sleep(0.3)
-    raise AssertionError(f"no server on port {port}")
 
 
 def test_two_server_processes_play_one_game_to_settlement():
@@ -76,11 +33,7 @@ def test_two_server_processes_play_one_game_to_settlement():
     for seat, user in enumerate(players):
         table_sit(user=user, table_id=table.pk, seat_index=seat)
     sessions = [_session_for(user) for user in players]
-    ports = [free_port(), free_port()]
-    servers = [start_server(port) for port in ports]
-    try:
-        for port, server in zip(ports, servers):
-            wait_until_serving(port, server)
+    with served(2) as ports:
         stats = Stats()
         clients = [BotClient(f"ws://127.0.0.1:{ports[seat % 2]}/ws/table/{table.pk}/",
                              sessions[seat], f"http://127.0.0.1:{ports[seat % 2]}", stats,
@@ -99,10 +52,6 @@ def test_two_server_processes_play_one_game_to_settlement():
             pytest.fail(f"the game did not finish: record {record and record.__dict__}, "
                         f"client errors {stats.errors}, actions {stats.actions}, "
                         f"clients {[(c.seat, c.seq, c.turn, c.playing) for c in clients]}")
-    finally:
-        for server in servers:
-            server.terminate()
-            server.wait(timeout=30)
 
     record = GameRecord.objects.get(table=table)
     assert record.status == GameRecord.Status.ENDED and record.settled_at is not None
