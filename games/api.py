@@ -65,6 +65,8 @@ class GameSerializer(serializers.Serializer):
                                               "it (the deal without hands or seed).")
     settlement = serializers.JSONField(allow_null=True,
                                        help_text="Points and coins each seat received.")
+    deadline = serializers.DateTimeField(
+        allow_null=True, help_text="When the current turn times out (UTC); null once over.")
 
 
 class GameEventsSerializer(serializers.Serializer):

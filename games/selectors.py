@@ -36,13 +36,17 @@ def engine_snapshot(record: GameRecord) -> Game:
 
 
 def game_view(record: GameRecord, user_id: int | None) -> dict:
-    """What ``user_id`` may see of a game: their own hand if they play in it."""
+    """What ``user_id`` may see of a game: their own hand if they play in it, and the
+    current turn's deadline (ISO 8601, UTC) as of ``record``."""
     game = engine_snapshot(record)
     seat = record.players.index(user_id) if user_id in record.players else None
     view = game.view(seat)
     view["seq"] = record.seq
     view["id"] = record.pk
     view["settlement"] = record.settlement
+    # The turn's deadline as `events` messages carry it (games.actions._commit), so a
+    # page that (re)connects shows the countdown at once; null once the game is over.
+    view["deadline"] = record.deadline.isoformat() if record.deadline else None
     return view
 
 
