@@ -8,15 +8,18 @@ whole table carry public data only; a seat's own cards go to that seat's group.
 from __future__ import annotations
 
 import asyncio
+import logging
 import os
 import threading
 
-from asgiref.sync import SyncToAsync, async_to_sync
+from asgiref.sync import SyncToAsync
 from channels.layers import get_channel_layer
 from django.db import transaction
 
 LOBBY_GROUP = "lobby"
 SEND_TIMEOUT_SECONDS = 5
+
+logger = logging.getLogger(__name__)
 
 
 def table_group(table_id: int) -> str:
@@ -40,9 +43,13 @@ def send_now(group: str, message: dict) -> None:
     layer = get_channel_layer()
     if layer is None:
         return
-    if _inside_server():
-        # A worker thread of the ASGI server: send on the server's own loop.
-        async_to_sync(layer.group_send)(group, message)
+    server_loop = _server_loop()
+    if server_loop is not None:
+        # A worker thread of the ASGI server: hand the send to the server's own loop and
+        # return. Waiting for it would hold the process's one database thread while the
+        # loop is busy, and every table's next action would queue behind it. The loop
+        # starts the sends in this order, and the layer publishes them in that order.
+        server_loop.call_soon_threadsafe(_start_send, layer, group, message)
     else:
         # Celery and other plain threads: one long-lived loop per process, so the
         # layer's Redis connections are reused, not opened per message (GUIDE).
@@ -50,9 +57,28 @@ def send_now(group: str, message: dict) -> None:
                                          _sender_loop()).result(SEND_TIMEOUT_SECONDS)
 
 
-def _inside_server() -> bool:
-    return getattr(SyncToAsync.threadlocal, "main_event_loop_pid", None) == os.getpid() \
-        and getattr(SyncToAsync.threadlocal, "main_event_loop", None) is not None
+def _server_loop() -> asyncio.AbstractEventLoop | None:
+    """The ASGI server's loop when called from one of its sync_to_async threads."""
+    if getattr(SyncToAsync.threadlocal, "main_event_loop_pid", None) != os.getpid():
+        return None
+    loop = getattr(SyncToAsync.threadlocal, "main_event_loop", None)
+    # A thread-local left behind by a loop that has since finished (tests run many).
+    return loop if loop is not None and loop.is_running() else None
+
+
+_sending: set[asyncio.Task] = set()  # strong references until each send is done
+
+
+def _start_send(layer, group: str, message: dict) -> None:
+    task = asyncio.ensure_future(layer.group_send(group, message))
+    _sending.add(task)
+    task.add_done_callback(_sent)
+
+
+def _sent(task: asyncio.Task) -> None:
+    _sending.discard(task)
+    if not task.cancelled() and task.exception() is not None:
+        logger.error("channel layer send failed", exc_info=task.exception())
 
 
 _loop: asyncio.AbstractEventLoop | None = None

@@ -17,6 +17,7 @@ from .hints import game_hints
 from .inprocess import ensure_sweeper
 from .models import GameRecord, Seat, Table
 from .selectors import engine_snapshot, game_view, table_state
+from .sockets import DirectDispatchMixin
 
 MAX_MESSAGE_BYTES = 4096
 RATE_PER_SECOND = 10.0
@@ -27,7 +28,7 @@ RATE_BURST = 20.0
 db = database_sync_to_async
 
 
-class TableConsumer(AsyncJsonWebsocketConsumer):
+class TableConsumer(DirectDispatchMixin, AsyncJsonWebsocketConsumer):
     async def connect(self) -> None:
         user = self.scope.get("user")
         self.table_id = int(self.scope["url_route"]["kwargs"]["table_id"])
@@ -134,11 +135,7 @@ class TableConsumer(AsyncJsonWebsocketConsumer):
         cards = payload.get("cards")
         if action == "play" and not isinstance(cards, (str, list)):
             raise ActionError('"cards" must be a list of card codes or a text of ranks')
-        game_id = await db(_current_game)(self.table_id)
-        if game_id is None:
-            raise ActionError("no game is running at this table")
-        await db(actions.game_act)(
-            user_id=self.user_id, game_id=game_id, action=action, client_seq=seq, **payload)
+        await db(_act_at_table)(self.table_id, self.user_id, action, seq, payload)
 
     # --- from the channel layer --------------------------------------------------------------
 
@@ -218,6 +215,16 @@ def _seat_disconnected(user_id: int, table_id: int) -> None:
 
 def _current_game(table_id: int) -> int | None:
     return Table.objects.filter(pk=table_id).values_list("current_game_id", flat=True).first()
+
+
+def _act_at_table(table_id: int, user_id: int, action: str, seq: int | None,
+                  payload: dict) -> None:
+    # One trip to the database thread per action: under load each trip waits its turn.
+    game_id = _current_game(table_id)
+    if game_id is None:
+        raise ActionError("no game is running at this table")
+    actions.game_act(user_id=user_id, game_id=game_id, action=action, client_seq=seq,
+                     **payload)
 
 
 def _snapshot(table_id: int, user_id: int) -> dict:

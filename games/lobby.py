@@ -17,6 +17,7 @@ from django.template.loader import render_to_string
 
 from .broadcast import LOBBY_GROUP
 from .selectors import lobby_rooms
+from .sockets import DirectDispatchMixin
 
 ROOMS_FRAGMENT_ID = "lobby-rooms"
 # Sitting, standing and getting ready at busy tables can mean many notifications a
@@ -32,7 +33,7 @@ def rooms_fragment() -> str:
                                                   "fragment_id": ROOMS_FRAGMENT_ID})
 
 
-class LobbyConsumer(AsyncWebsocketConsumer):
+class LobbyConsumer(DirectDispatchMixin, AsyncWebsocketConsumer):
     async def connect(self) -> None:
         user = self.scope.get("user")
         if user is None or not user.is_authenticated:
