@@ -25,8 +25,16 @@ application = ProtocolTypeRouter(
 )
 
 import gc  # noqa: E402
+import sys  # noqa: E402
+
+from shuangkou_site.celery import warm_task_producer  # noqa: E402
+
+warm_task_producer()
 
 # Long-lived server: keep the startup objects out of every collection, and collect the
 # young generation less often (many short-lived dicts per message).
 gc.freeze()
 gc.set_threshold(50_000, 50, 1000)
+# The database thread releases the GIL on every query and must get it back from the busy
+# event loop: at the default 5 ms each action cost several times its quiet cost (README).
+sys.setswitchinterval(0.0005)

@@ -3,6 +3,8 @@
 import os
 from pathlib import Path
 
+from django.core.exceptions import ImproperlyConfigured
+
 BASE_DIR = Path(__file__).resolve().parent.parent.parent
 
 DEFAULT_REDIS_URL = "redis://127.0.0.1:6379/0"
@@ -20,6 +22,17 @@ def env_list(name: str, default: list[str]) -> list[str]:
     if value is None:
         return default
     return [item.strip() for item in value.split(",") if item.strip()]
+
+
+def env_seconds_or_none(name: str) -> int | None:
+    """A number of seconds, or None for unset / "none" (no limit)."""
+    value = os.environ.get(name, "").strip().lower()
+    if value in ("", "none"):
+        return None
+    try:
+        return int(value)
+    except ValueError:
+        raise ImproperlyConfigured(f"{name} is a number of seconds or 'none'.") from None
 
 
 def redis_channel_layer(redis_url: str, prefix: str) -> dict:
@@ -77,6 +90,9 @@ INSTALLED_APPS = [
 MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
+    # After sessions, before CommonMiddleware (Django's documented order): picks the
+    # language from the django_language cookie (the header's switch), then Accept-Language.
+    "django.middleware.locale.LocaleMiddleware",
     "django.middleware.common.CommonMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
     "django.contrib.auth.middleware.AuthenticationMiddleware",
@@ -100,6 +116,8 @@ TEMPLATES = [
                 "django.contrib.auth.context_processors.auth",
                 "django.contrib.messages.context_processors.messages",
             ],
+            # {% load site_i18n %}: translated level titles and ledger labels (docs/i18n.md).
+            "libraries": {"site_i18n": "shuangkou_site.site_i18n"},
         },
     },
 ]
@@ -117,6 +135,13 @@ AUTH_PASSWORD_VALIDATORS = [
 ]
 
 LANGUAGE_CODE = "zh-hans"
+# The source strings are Simplified Chinese; locale/ holds the other two (docs/i18n.md).
+LANGUAGES = [
+    ("zh-hans", "简体中文"),
+    ("zh-hant", "繁體中文"),
+    ("en", "English"),
+]
+LOCALE_PATHS = [BASE_DIR / "locale"]
 TIME_ZONE = "Asia/Shanghai"
 USE_I18N = True
 USE_TZ = True

@@ -6,7 +6,7 @@ import dj_database_url
 from django.core.exceptions import ImproperlyConfigured
 
 from .base import *  # noqa: F403
-from .base import env_bool, env_list, redis_cache, redis_channel_layer
+from .base import env_bool, env_list, env_seconds_or_none, redis_cache, redis_channel_layer
 
 
 def required_env(name: str) -> str:
@@ -25,7 +25,9 @@ if not ALLOWED_HOSTS:
 DATABASES = {
     "default": dj_database_url.parse(
         required_env("DATABASE_URL"),
-        conn_max_age=int(os.environ.get("DB_CONN_MAX_AGE", "60")),
+        # Unset: kept for the process's life. A socket server's reconnect stalls every
+        # table it serves; the health check replaces a connection that broke.
+        conn_max_age=env_seconds_or_none("DB_CONN_MAX_AGE"),
         conn_health_checks=True,
     )
 }

@@ -40,3 +40,25 @@ def test_celery_takes_its_broker_from_the_settings():
 
 def test_site_stylesheet_is_a_static_file():
     assert finders.find("css/site.css") is not None
+
+
+@pytest.mark.parametrize("value, expected", [(None, None), ("none", None), ("", None),
+                                             ("60", 60), (" 0 ", 0)])
+def test_connection_age_setting_reads_seconds_or_none(monkeypatch, value, expected):
+    from shuangkou_site.settings.base import env_seconds_or_none
+
+    if value is None:
+        monkeypatch.delenv("DB_CONN_MAX_AGE", raising=False)
+    else:
+        monkeypatch.setenv("DB_CONN_MAX_AGE", value)
+    assert env_seconds_or_none("DB_CONN_MAX_AGE") == expected
+
+
+def test_connection_age_setting_refuses_words(monkeypatch):
+    from django.core.exceptions import ImproperlyConfigured
+
+    from shuangkou_site.settings.base import env_seconds_or_none
+
+    monkeypatch.setenv("DB_CONN_MAX_AGE", "forever")
+    with pytest.raises(ImproperlyConfigured, match="DB_CONN_MAX_AGE"):
+        env_seconds_or_none("DB_CONN_MAX_AGE")
