@@ -180,8 +180,9 @@ def test_an_escaped_seat_cannot_move_while_trustee_waits_to_play_it(settings):
         await a.send({"type": "leave", "seq": a.seq})
         left = await a.expect("events")
         record = await db(GameRecord.objects.get)(pk=game_id)
-        move, _ = a.choose()
-        await a.send({"type": "play", "cards": a.codes_for(move), "seq": a.seq, "ref": 1})
+        move, _ = a.choose("first")  # a legal play if there is one: refused for the escape
+        cards = a.codes_for(move) if move is not None else a.hand[:1]
+        await a.send({"type": "play", "cards": cards, "seq": a.seq, "ref": 1})
         refused = await a.expect("error")
         await a.send({"type": "pass", "seq": a.seq, "ref": 2})
         refused_pass = await a.expect("error")
