@@ -17,6 +17,7 @@ from django.utils.translation import gettext_lazy
 
 from ledger.models import Account, Currency
 
+from .admin_escapes import GameEscapeAdmin  # noqa: F401 (registers the escapes' admin)
 from .models import BotPlayer, GameEvent, GameRecord, Room, RuleSetConfig, Seat, Table
 
 

@@ -1,6 +1,7 @@
 from django.conf import settings
 from django.core.exceptions import ValidationError
 from django.db import models
+from django.utils.translation import gettext_lazy
 
 from games.engine.rulesets import RuleSet, RuleSetError
 
@@ -263,3 +264,21 @@ class BotPlayer(models.Model):
 
     def __str__(self) -> str:
         return str(self.user)
+
+
+class EscapeManager(models.Manager):
+    def get_queryset(self):
+        return super().get_queryset().filter(type="escape")
+
+
+class GameEscape(GameEvent):
+    """An escape (逃跑, RULES §10): an ``escape`` event of a game's log, as the admin
+    lists it. A proxy: no table of its own, nothing to keep in step."""
+
+    objects = EscapeManager()
+
+    class Meta:
+        proxy = True
+        ordering = ["-created_at", "-pk"]
+        verbose_name = gettext_lazy("逃跑记录")
+        verbose_name_plural = gettext_lazy("逃跑记录")
