@@ -7,7 +7,11 @@ games.settle, in their transactions, so here they are read-only.
 
 from __future__ import annotations
 
+import json
+
+from django import forms
 from django.contrib import admin
+from django.db import models
 from django.db.models import Count, OuterRef, Q, Subquery
 from django.http import HttpRequest
 from django.urls import reverse
@@ -34,9 +38,23 @@ class ReadOnlyMixin:
         return False
 
 
+class RuleSetJSONField(forms.JSONField):
+    """A rule set one field a line, so an operator can find and edit a value."""
+
+    def prepare_value(self, value):
+        if isinstance(value, dict) and value:
+            lines = (f"  {json.dumps(key)}: {json.dumps(item, ensure_ascii=False)}"
+                     for key, item in value.items())
+            return "{\n" + ",\n".join(lines) + "\n}"
+        return super().prepare_value(value)
+
+
 @admin.register(RuleSetConfig)
 class RuleSetConfigAdmin(admin.ModelAdmin):
     # The model form runs RuleSetConfig.clean(), so a bad config comes back as a form error.
+    formfield_overrides = {models.JSONField: {
+        "form_class": RuleSetJSONField,
+        "widget": forms.Textarea(attrs={"rows": 40, "cols": 90, "spellcheck": "false"})}}
     list_display = ("name", "label", "is_preset", "updated_at")
     list_filter = ("is_preset",)
     search_fields = ("name", "label")

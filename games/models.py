@@ -1,7 +1,7 @@
 from django.conf import settings
 from django.core.exceptions import ValidationError
 from django.db import models
-from django.utils.translation import gettext_lazy
+from django.utils.translation import gettext, gettext_lazy
 
 from games.engine.rulesets import RuleSet, RuleSetError
 
@@ -38,6 +38,20 @@ class RuleSetConfig(models.Model):
             raise ValidationError(
                 {"config": f"name {rule_set.name!r} must equal the rule set's name {self.name!r}"}
             )
+        self._check_seats(rule_set.players)
+
+    def _check_seats(self, players: int) -> None:
+        """A table has one seat per player: the rule set of rooms that have tables keeps
+        its number of players (Room.clean checks the same from the room's side)."""
+        if self.pk is None:
+            return
+        sizes = set(Seat.objects.filter(table__room__rule_set_id=self.pk).order_by()
+                    .values("table_id").annotate(seats=models.Count("pk"))
+                    .values_list("seats", flat=True))
+        if sizes and sizes != {players}:
+            raise ValidationError({"config": gettext(
+                "使用此规则的房间已有 %(seats)s 人的牌桌，不能改为 %(players)d 人规则。")
+                % {"seats": "、".join(map(str, sorted(sizes))), "players": players}})
 
     def as_rule_set(self) -> RuleSet:
         """The engine's immutable rule set; raises RuleSetError when the config is bad."""
@@ -120,8 +134,20 @@ class Room(models.Model):
         rule_set_error = self._rule_set_error()
         if rule_set_error:
             errors["rule_set"] = rule_set_error
+        if self._kind_changes_during_a_game():
+            # A running game settles by the room's kind: coins with no frozen stakes
+            # (RULES §8) could never be settled.
+            errors["kind"] = gettext("房间内有对局进行中，不能更改类型。")
         if errors:
             raise ValidationError(errors)
+
+    def _kind_changes_during_a_game(self) -> bool:
+        if self.pk is None:
+            return False
+        stored = Room.objects.filter(pk=self.pk).values_list("kind", flat=True).first()
+        return (stored is not None and stored != self.kind
+                and GameRecord.objects.filter(room_id=self.pk,
+                                              status=GameRecord.Status.PLAYING).exists())
 
     def _rule_set_error(self) -> str | None:
         """The rule set must be valid (it sizes the tables), and a room that has tables
