@@ -1,11 +1,12 @@
 from django.apps import AppConfig
 from django.db.models.signals import post_delete, post_save
+from django.utils.translation import gettext_lazy
 
 
 class AccountsConfig(AppConfig):
     default_auto_field = "django.db.models.BigAutoField"
     name = "accounts"
-    verbose_name = "账户"
+    verbose_name = gettext_lazy("账户")
 
     def ready(self) -> None:
         from .models import Level

@@ -2,6 +2,7 @@ from django.conf import settings
 from django.core.exceptions import ValidationError
 from django.db import models
 from django.utils.translation import gettext, gettext_lazy
+from django.utils.translation import gettext_lazy as _
 
 from games.engine.rulesets import RuleSet, RuleSetError
 
@@ -9,20 +10,20 @@ from games.engine.rulesets import RuleSet, RuleSetError
 class RuleSetConfig(models.Model):
     """A rule set as operators edit it in admin (RULES §9); the engine validates it."""
 
-    name = models.SlugField("名称", max_length=40, unique=True)
-    label = models.CharField("显示名", max_length=80)
+    name = models.SlugField(_("名称"), max_length=40, unique=True)
+    label = models.CharField(_("显示名"), max_length=80)
     config = models.JSONField(
-        "配置",
+        _("配置"),
         default=dict,
         help_text="The rule set as JSON; every field of the engine's RuleSet is required.",
     )
-    is_preset = models.BooleanField("预设", default=False)
-    updated_at = models.DateTimeField("更新时间", auto_now=True)
+    is_preset = models.BooleanField(_("预设"), default=False)
+    updated_at = models.DateTimeField(_("更新时间"), auto_now=True)
 
     class Meta:
         ordering = ["name"]
-        verbose_name = "规则配置"
-        verbose_name_plural = "规则配置"
+        verbose_name = _("规则配置")
+        verbose_name_plural = _("规则配置")
 
     def __str__(self) -> str:
         return self.label or self.name
@@ -66,38 +67,38 @@ class Room(models.Model):
     """A room players pick in the lobby: a rule set and its money settings (RULES §7, §10)."""
 
     class Kind(models.TextChoices):
-        POINTS = "points", "积分场"
-        COINS = "coins", "金币场"
+        POINTS = "points", _("积分场")
+        COINS = "coins", _("金币场")
 
     class EscapeMode(models.TextChoices):
-        END_GAME = "end_game", "逃跑即结束"
-        AUTO_PLAY = "auto_play", "逃跑后托管"
+        END_GAME = "end_game", _("逃跑即结束")
+        AUTO_PLAY = "auto_play", _("逃跑后托管")
 
-    name = models.CharField("名称", max_length=60, unique=True)
-    rule_set = models.ForeignKey(RuleSetConfig, on_delete=models.PROTECT, verbose_name="规则")
-    kind = models.CharField("类型", max_length=8, choices=Kind.choices, default=Kind.POINTS)
-    stake_unit = models.PositiveIntegerField("积分单位", default=1,
+    name = models.CharField(_("名称"), max_length=60, unique=True)
+    rule_set = models.ForeignKey(RuleSetConfig, on_delete=models.PROTECT, verbose_name=_("规则"))
+    kind = models.CharField(_("类型"), max_length=8, choices=Kind.choices, default=Kind.POINTS)
+    stake_unit = models.PositiveIntegerField(_("积分单位"), default=1,
                                              help_text="Points per score unit.")
-    coefficient = models.PositiveIntegerField("房间系数 N", default=0,
+    coefficient = models.PositiveIntegerField(_("房间系数 N"), default=0,
                                               help_text="Coins per score unit (coin rooms).")
-    fee = models.PositiveIntegerField("系统回收 A", default=0,
+    fee = models.PositiveIntegerField(_("系统回收 A"), default=0,
                                       help_text="Coins each player pays per game.")
-    min_coins = models.PositiveIntegerField("入座最低金币", default=0)
-    max_loss = models.PositiveIntegerField("最多冻结金币", default=0,
+    min_coins = models.PositiveIntegerField(_("入座最低金币"), default=0)
+    max_loss = models.PositiveIntegerField(_("最多冻结金币"), default=0,
                                            help_text="Coins frozen when a game starts.")
-    turn_seconds = models.PositiveSmallIntegerField("出牌时限", default=20)
-    first_turn_seconds = models.PositiveSmallIntegerField("首出时限", default=30)
-    ready_seconds = models.PositiveSmallIntegerField("准备时限", default=60)
-    escape_mode = models.CharField("逃跑处理", max_length=10, choices=EscapeMode.choices,
+    turn_seconds = models.PositiveSmallIntegerField(_("出牌时限"), default=20)
+    first_turn_seconds = models.PositiveSmallIntegerField(_("首出时限"), default=30)
+    ready_seconds = models.PositiveSmallIntegerField(_("准备时限"), default=60)
+    escape_mode = models.CharField(_("逃跑处理"), max_length=10, choices=EscapeMode.choices,
                                    default=EscapeMode.END_GAME)
-    bots_allowed = models.BooleanField("允许机器人", default=True)
-    is_open = models.BooleanField("开放", default=True)
-    position = models.PositiveSmallIntegerField("排序", default=0)
+    bots_allowed = models.BooleanField(_("允许机器人"), default=True)
+    is_open = models.BooleanField(_("开放"), default=True)
+    position = models.PositiveSmallIntegerField(_("排序"), default=0)
 
     class Meta:
         ordering = ["position", "pk"]
-        verbose_name = "房间"
-        verbose_name_plural = "房间"
+        verbose_name = _("房间")
+        verbose_name_plural = _("房间")
 
     def __str__(self) -> str:
         return self.name
@@ -174,8 +175,8 @@ class Room(models.Model):
 
 class Table(models.Model):
     class Status(models.TextChoices):
-        WAITING = "waiting", "等待"
-        PLAYING = "playing", "对局中"
+        WAITING = "waiting", _("等待")
+        PLAYING = "playing", _("对局中")
 
     room = models.ForeignKey(Room, on_delete=models.PROTECT, related_name="tables")
     number = models.PositiveIntegerField()
@@ -188,8 +189,8 @@ class Table(models.Model):
 
     class Meta:
         ordering = ["room", "number"]
-        verbose_name = "牌桌"
-        verbose_name_plural = "牌桌"
+        verbose_name = _("牌桌")
+        verbose_name_plural = _("牌桌")
         constraints = [models.UniqueConstraint(fields=["room", "number"],
                                                name="one_table_number_per_room")]
 
@@ -224,8 +225,8 @@ class GameRecord(models.Model):
     this row holds what queries and the deadline sweeper need."""
 
     class Status(models.TextChoices):
-        PLAYING = "playing", "对局中"
-        ENDED = "ended", "已结束"
+        PLAYING = "playing", _("对局中")
+        ENDED = "ended", _("已结束")
 
     table = models.ForeignKey(Table, on_delete=models.PROTECT, related_name="games")
     room = models.ForeignKey(Room, on_delete=models.PROTECT, related_name="games")
@@ -245,8 +246,8 @@ class GameRecord(models.Model):
 
     class Meta:
         ordering = ["-pk"]
-        verbose_name = "对局"
-        verbose_name_plural = "对局"
+        verbose_name = _("对局")
+        verbose_name_plural = _("对局")
         indexes = [
             models.Index(fields=["status", "deadline"], name="game_deadline_idx"),
             models.Index(fields=["status", "settled_at"], name="game_unsettled_idx"),
@@ -285,8 +286,8 @@ class BotPlayer(models.Model):
     created_at = models.DateTimeField(auto_now_add=True)
 
     class Meta:
-        verbose_name = "机器人"
-        verbose_name_plural = "机器人"
+        verbose_name = _("机器人")
+        verbose_name_plural = _("机器人")
 
     def __str__(self) -> str:
         return str(self.user)

@@ -15,6 +15,8 @@ urlpatterns = [
     path("", include("ledger.page_urls")),
     path("", include("games.replay_urls")),
     path("admin/", admin.site.urls),
+    # The header's language switch posts to set_language (django.views.i18n).
+    path("i18n/", include("django.conf.urls.i18n")),
     path("api/me", accounts_api.MeView.as_view(), name="api-me"),
     path("api/levels", accounts_api.LevelListView.as_view(), name="api-levels"),
     path("api/token", accounts_api.TokenView.as_view(), name="api-token"),
