@@ -27,7 +27,12 @@ def free_port() -> int:
         return probe.getsockname()[1]
 
 
-def start_server(port: int) -> subprocess.Popen:
+SITE_APP = "shuangkou_site.asgi:application"
+# The same, with the static files (CSS, scripts) served as well: for a browser.
+SITE_APP_WITH_STATIC = "games.tests.asgi_with_static:application"
+
+
+def start_server(port: int, app: str = SITE_APP) -> subprocess.Popen:
     database = connection.settings_dict
     env = {
         **os.environ,
@@ -38,7 +43,7 @@ def start_server(port: int) -> subprocess.Popen:
         "CHANNEL_LAYER_PREFIX": settings.CHANNEL_LAYER_PREFIX,
     }
     return subprocess.Popen(
-        [sys.executable, "-m", "uvicorn", "shuangkou_site.asgi:application",
+        [sys.executable, "-m", "uvicorn", app,
          "--host", "127.0.0.1", "--port", str(port), "--log-level", "warning"],
         cwd=ROOT, env=env)
 
@@ -66,10 +71,11 @@ def stop_server(process: subprocess.Popen) -> None:
 
 
 @contextmanager
-def served(count: int = 1) -> Iterator[list[int]]:
-    """``count`` servers on free ports, serving once the block starts; their ports."""
+def served(count: int = 1, app: str = SITE_APP) -> Iterator[list[int]]:
+    """``count`` servers of ``app`` on free ports, serving once the block starts; their
+    ports."""
     ports = [free_port() for _ in range(count)]
-    servers = [start_server(port) for port in ports]
+    servers = [start_server(port, app) for port in ports]
     try:
         for port, server in zip(ports, servers):
             wait_until_serving(port, server)
