@@ -64,20 +64,36 @@
     return node;
   }
 
+  /* A card face in the markup of the table page's cards on the table (static/js/table.js
+   * cardFace, .mini), styled by static/css/cards.css: rank and suit in the corner, a
+   * pip; 大王 (BJ) a red ★, 小王 (SJ) a black ☆. The server names each card
+   * (data.cards, translated). */
   function cardFace(code) {
     var face = data.cards[code] || { rank: code, suit: "", red: false, joker: false };
-    var classes = "card" + (face.red ? " card--red" : "") + (face.joker ? " card--joker" : "");
+    var big = code.indexOf("BJ") === 0;
+    var classes = "card mini" + (face.joker ? " joker " + (big ? "big" : "small") :
+      (face.red ? " red" : ""));
     var card = el("span", classes);
-    card.title = face.suit + face.rank;
-    card.appendChild(el("span", "card-rank", face.rank));
-    if (face.suit) {
-      card.appendChild(el("span", "card-suit", face.suit));
+    var name = face.suit + face.rank;
+    card.setAttribute("data-card", code);
+    card.setAttribute("role", "img");
+    card.setAttribute("aria-label", name);
+    card.title = name;
+    var corner = el("span", "card-corner", face.joker ? "JOKER" : null);
+    corner.setAttribute("aria-hidden", "true");
+    if (!face.joker) {
+      corner.appendChild(el("span", "card-rank", face.rank));
+      corner.appendChild(el("span", "card-suit", face.suit));
     }
+    var pip = el("span", "card-pip", face.joker ? (big ? "\u2605" : "\u2606") : face.suit);
+    pip.setAttribute("aria-hidden", "true");
+    card.appendChild(corner);
+    card.appendChild(pip);
     return card;
   }
 
   function cardBack(count) {
-    var back = el("span", "card card--back");
+    var back = el("span", "card back");
     back.title = t.hidden;
     back.appendChild(el("span", "card-count", format(t.cards, { count: count })));
     return back;
