@@ -7,7 +7,7 @@ DEV_SETTINGS := shuangkou_site.settings.dev
 TEST_SETTINGS := shuangkou_site.settings.test
 PYTEST_ARGS ?=
 
-.PHONY: venv services chromium run test lint
+.PHONY: venv services chromium messages run test lint
 
 venv: $(STAMP)
 
@@ -25,7 +25,14 @@ services:
 chromium:
 	scripts/ensure_chromium.sh
 
-run: venv
+# Compile the translation catalogs (locale/*/LC_MESSAGES/django.po; the .mo files are
+# not committed). compilemessages runs msgfmt: install gettext when it is missing.
+messages: venv
+	command -v msgfmt >/dev/null || apt-get install -y gettext
+	DJANGO_SETTINGS_MODULE=$(DEV_SETTINGS) $(BIN)/python manage.py compilemessages \
+		--ignore=.venv --ignore=staticfiles
+
+run: venv messages
 	DJANGO_SETTINGS_MODULE=$(DEV_SETTINGS) $(BIN)/python manage.py migrate --noinput
 	DJANGO_SETTINGS_MODULE=$(DEV_SETTINGS) $(BIN)/python manage.py load_presets
 	DJANGO_SETTINGS_MODULE=$(DEV_SETTINGS) $(BIN)/python manage.py seed_demo
@@ -33,7 +40,7 @@ run: venv
 	DJANGO_SETTINGS_MODULE=$(DEV_SETTINGS) $(BIN)/uvicorn shuangkou_site.asgi:application \
 		--host 127.0.0.1 --port 8000 --lifespan off
 
-test: venv services chromium
+test: venv services chromium messages
 	PLAYWRIGHT_SKIP_BROWSER_DOWNLOAD=1 DJANGO_SETTINGS_MODULE=$(TEST_SETTINGS) $(BIN)/pytest $(PYTEST_ARGS)
 
 lint: venv

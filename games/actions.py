@@ -13,12 +13,14 @@ from datetime import timedelta
 from django.conf import settings
 from django.db import transaction
 from django.utils import timezone
+from django.utils.translation import gettext_lazy
 
 from games.engine.game import Game, GameError, event_for
 
 from . import live
 from .broadcast import send_after_commit, table_group
 from .errors import ActionError
+from .messages import engine_message
 from .models import GameEvent, GameRecord, Room
 
 MAX_AUTOMATIC_MOVES = 400  # a whole game is far fewer; a guard against a loop
@@ -33,20 +35,23 @@ def game_act(*, user_id: int, game_id: int, action: str, cards: str | list | Non
     with transaction.atomic():
         record = _locked(game_id)
         if record.status != GameRecord.Status.PLAYING:
-            raise ActionError("the game is over")
+            raise ActionError(gettext_lazy("本局已经结束"))
         if user_id not in record.players:
-            raise ActionError("you are not playing in this game")
+            raise ActionError(gettext_lazy("你没有参加这局牌"))
         seat = record.players.index(user_id)
         if client_seq is not None and client_seq != record.seq:
-            raise ActionError(f"stale action: the game is at seq {record.seq}, "
-                              f"you sent {client_seq}; ask for a snapshot")
+            raise ActionError(
+                gettext_lazy("操作已过期：牌局已到第 %(seq)s 步，你发送的是第 %(sent)s 步；"
+                             "请重新获取牌局状态"),
+                {"seq": record.seq, "sent": client_seq}, code="stale")
         game = live.engine_for(record)
         mark = len(game.events)
         try:
             if action in ("play", "pass") and seat in game.escaped:
                 # RULES §10 auto_play: the seat stays in 托管 to the end. Without this an
                 # escaper could still move whenever 托管 has think time (bots' delay).
-                raise GameError("you left this game: 托管 plays this seat to the end")
+                live.remember(record.pk, game)  # refused before the engine: unchanged
+                raise ActionError(gettext_lazy("你已离开本局：托管将替这个座位打到结束"))
             if action == "play":
                 game.play(seat, cards if cards is not None else "", reading)
             elif action == "pass":
@@ -56,10 +61,12 @@ def game_act(*, user_id: int, game_id: int, action: str, cards: str | list | Non
             elif action == "leave":
                 game.escape(seat)
             else:
-                raise ActionError(f"unknown action {action!r}")
+                raise ActionError(gettext_lazy("未知的操作 %(action)s"), {"action": repr(action)})
         except GameError as error:
             live.remember(record.pk, game)  # the engine refused: it is unchanged
-            raise ActionError(str(error)) from None
+            # Translated when shown, in the reader's language (games.messages); the play
+            # to beat and the rules are copied now, for the reading in the text.
+            raise ActionError(engine_message(str(error), game.current, game.rules)) from None
         return _commit(record, game, mark)
 
 
@@ -107,7 +114,7 @@ def _locked(game_id: int) -> GameRecord:
     record = GameRecord.objects.select_for_update().select_related("room") \
         .filter(pk=game_id).first()
     if record is None:
-        raise ActionError(f"no game {game_id}")
+        raise ActionError(gettext_lazy("没有牌局 %(game)s"), {"game": game_id})
     return record
 
 

@@ -93,7 +93,7 @@ class BotClient:
             self.stats.errors.append(message["message"])
             self._acted_at = None  # the action was refused: try again if still our turn
             self._backoff = 0.25
-            if "stale" in message["message"]:
+            if message.get("code") == "stale":  # the text is in the socket's language
                 await self._send({"type": "snapshot"})
                 return
         if self.playing and self.turn == self.seat and not self._acting \

@@ -9,12 +9,15 @@ import time
 
 from channels.db import database_sync_to_async
 from channels.generic.websocket import AsyncJsonWebsocketConsumer
+from django.utils import translation
+from django.utils.translation import gettext_lazy as _
 
 from . import actions, tables
 from .broadcast import announce_table, seat_group, table_group
 from .errors import ActionError
 from .hints import game_hints
 from .inprocess import ensure_sweeper
+from .messages import connection_language
 from .models import GameRecord, Seat, Table
 from .selectors import engine_snapshot, game_view, table_state
 from .sockets import DirectDispatchMixin
@@ -32,6 +35,9 @@ class TableConsumer(DirectDispatchMixin, AsyncJsonWebsocketConsumer):
     async def connect(self) -> None:
         user = self.scope.get("user")
         self.table_id = int(self.scope["url_route"]["kwargs"]["table_id"])
+        # Errors reach this player in their language: the page's, from the cookie the
+        # header's language switch sets, else Accept-Language (docs/i18n.md).
+        self.language = connection_language(self.scope)
         # Accept, then close with the code: a close before the accept is a bare HTTP 403
         # to the browser (ASGI spec), so it could not tell 4401 from 4404.
         if user is None or not user.is_authenticated:
@@ -66,32 +72,34 @@ class TableConsumer(DirectDispatchMixin, AsyncJsonWebsocketConsumer):
     async def receive(self, text_data: str | None = None, bytes_data: bytes | None = None,
                       **kwargs) -> None:
         if text_data is None or len(text_data.encode()) > MAX_MESSAGE_BYTES:
-            await self._error(f"messages must be JSON text of at most {MAX_MESSAGE_BYTES} bytes")
+            await self._error(ActionError(_("消息必须是不超过 %(bytes)s 字节的 JSON 文本"),
+                                          {"bytes": MAX_MESSAGE_BYTES}))
             return
         if not self._take_token():
-            await self._error("too many messages: slow down")
+            await self._error(ActionError(_("消息太多了：请慢一点"), code="rate_limited"))
             return
         try:
             content = json.loads(text_data)
         except json.JSONDecodeError:
-            await self._error("malformed JSON")
+            await self._error(ActionError(_("JSON 格式错误")))
             return
         if not isinstance(content, dict) or not isinstance(content.get("type"), str):
-            await self._error('a message is a JSON object with a "type"')
+            await self._error(ActionError(_("消息必须是带有字符串 “type” 的 JSON 对象")))
             return
         await self.receive_json(content)
 
     async def receive_json(self, content: dict, **kwargs) -> None:
         handler = getattr(self, f"do_{content['type']}", None)
         if handler is None:
-            await self._error(f"unknown message type {content['type']!r}", content)
+            await self._error(ActionError(_("未知的消息类型 %(type)s"),
+                                          {"type": repr(content["type"])}), content)
             return
         try:
             await handler(content)
         except ActionError as error:
-            await self._error(str(error), content)
+            await self._error(error, content)
         except (TypeError, ValueError, KeyError) as error:
-            await self._error(f"bad message: {error}", content)
+            await self._error(ActionError(_("无效的消息：%(error)s"), {"error": error}), content)
 
     async def do_snapshot(self, content: dict) -> None:
         await self._send_snapshot(content.get("ref"))
@@ -131,10 +139,10 @@ class TableConsumer(DirectDispatchMixin, AsyncJsonWebsocketConsumer):
     async def _act(self, action: str, content: dict, **payload) -> None:
         seq = content.get("seq")
         if seq is not None and (isinstance(seq, bool) or not isinstance(seq, int)):
-            raise ActionError('"seq" must be the last sequence number you saw')
+            raise ActionError(_("“seq” 必须是你收到的最后一个序号"))
         cards = payload.get("cards")
         if action == "play" and not isinstance(cards, (str, list)):
-            raise ActionError('"cards" must be a list of card codes or a text of ranks')
+            raise ActionError(_("“cards” 必须是牌的编码列表或点数文字"))
         await db(_act_at_table)(self.table_id, self.user_id, action, seq, payload)
 
     # --- from the channel layer --------------------------------------------------------------
@@ -176,8 +184,11 @@ class TableConsumer(DirectDispatchMixin, AsyncJsonWebsocketConsumer):
             snapshot["ref"] = ref
         await self.send_json(snapshot)
 
-    async def _error(self, message: str, content: dict | None = None) -> None:
-        reply = {"type": "error", "message": message}
+    async def _error(self, error: ActionError, content: dict | None = None) -> None:
+        with translation.override(self.language):
+            reply = {"type": "error", "message": str(error)}
+        if error.code:
+            reply["code"] = error.code
         if content and "ref" in content:
             reply["ref"] = content["ref"]
         await self.send_json(reply)
@@ -222,7 +233,7 @@ def _act_at_table(table_id: int, user_id: int, action: str, seq: int | None,
     # One trip to the database thread per action: under load each trip waits its turn.
     game_id = _current_game(table_id)
     if game_id is None:
-        raise ActionError("no game is running at this table")
+        raise ActionError(_("这张牌桌没有进行中的牌局"))
     actions.game_act(user_id=user_id, game_id=game_id, action=action, client_seq=seq,
                      **payload)
 
@@ -242,9 +253,9 @@ def _hints(table_id: int, user_id: int) -> dict:
     game_id = _current_game(table_id)
     record = GameRecord.objects.filter(pk=game_id).first() if game_id is not None else None
     if record is None:
-        raise ActionError("no game is running at this table")
+        raise ActionError(_("这张牌桌没有进行中的牌局"))
     if user_id not in record.players:
-        raise ActionError("you are not playing in this game")
+        raise ActionError(_("你没有参加这局牌"))
     # A fresh replay of the committed log, as snapshots read it: the warm engine of
     # games.live may only be touched with the game row locked, and a hint locks nothing.
     game = engine_snapshot(record)

@@ -7,6 +7,8 @@ Pure reading of the engine state (no writes): the socket's ``hint`` message
 
 from __future__ import annotations
 
+from django.utils.translation import gettext_lazy as _
+
 from games.engine.cards import FULL_DECK, Counts, unpack
 from games.engine.game import Game
 from games.engine.moves import legal_moves
@@ -27,11 +29,13 @@ def game_hints(game: Game, seat: int) -> list[list[str]]:
     ``5 BJ``); then fewer cards. A play on lead is every valid pattern of the hand.
     """
     if game.status != "playing":
-        raise ActionError("the game is over")
+        raise ActionError(_("本局已经结束"))
     if seat in game.escaped:
-        raise ActionError("you left this game: 托管 plays this seat to the end")
+        raise ActionError(_("你已离开本局：托管将替这个座位打到结束"))
     if game.turn != seat:
-        raise ActionError(f"it is seat {game.turn}'s turn, not seat {seat}'s")
+        # Seats are numbered from 1 for people, as the table page numbers them.
+        raise ActionError(_("现在轮到 %(turn)s 号座位出牌，不是 %(seat)s 号座位"),
+                          {"turn": game.turn + 1, "seat": seat + 1})
     rules = game.rules
     over = (reading_from_dict(game.current["reading"], rules)
             if game.current is not None else None)

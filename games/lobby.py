@@ -14,8 +14,10 @@ import asyncio
 from channels.db import database_sync_to_async
 from channels.generic.websocket import AsyncWebsocketConsumer
 from django.template.loader import render_to_string
+from django.utils import translation
 
 from .broadcast import LOBBY_GROUP
+from .messages import connection_language
 from .selectors import lobby_rooms
 from .sockets import DirectDispatchMixin
 
@@ -25,12 +27,13 @@ ROOMS_FRAGMENT_ID = "lobby-rooms"
 REFRESH_WINDOW_SECONDS = 0.25
 
 
-def rooms_fragment() -> str:
-    """The rooms list as HTML, the same for every player. Rendered here there is no
-    request and so no CSRF token in the forms: their buttons post through htmx, which
-    sends the page's token as a header (templates/base.html)."""
-    return render_to_string("games/_rooms.html", {"rooms": lobby_rooms(),
-                                                  "fragment_id": ROOMS_FRAGMENT_ID})
+def rooms_fragment(language: str | None = None) -> str:
+    """The rooms list as HTML, the same for every player of a language. Rendered here
+    there is no request and so no CSRF token in the forms: their buttons post through
+    htmx, which sends the page's token as a header (templates/base.html)."""
+    with translation.override(language):
+        return render_to_string("games/_rooms.html", {"rooms": lobby_rooms(),
+                                                      "fragment_id": ROOMS_FRAGMENT_ID})
 
 
 class LobbyConsumer(DirectDispatchMixin, AsyncWebsocketConsumer):
@@ -41,6 +44,7 @@ class LobbyConsumer(DirectDispatchMixin, AsyncWebsocketConsumer):
             return
         self.refresh_pending = False
         self.tasks: set[asyncio.Task] = set()
+        self.language = connection_language(self.scope)  # the page's language
         await self.accept()
         await self.channel_layer.group_add(LOBBY_GROUP, self.channel_name)
         # The page may have been rendered a while ago, or this is a reconnect.
@@ -73,4 +77,4 @@ class LobbyConsumer(DirectDispatchMixin, AsyncWebsocketConsumer):
         await self._send_rooms()
 
     async def _send_rooms(self) -> None:
-        await self.send(text_data=await database_sync_to_async(rooms_fragment)())
+        await self.send(text_data=await database_sync_to_async(rooms_fragment)(self.language))

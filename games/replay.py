@@ -103,7 +103,7 @@ def reading_text(reading: Mapping[str, Any], cards: Sequence[str] = (),
         text = reading.get("text", "")
     filled = reading.get("filled") or []
     if filled:
-        text += _("（%(wilds)s）") % {"wilds": "，".join(
+        text += _("（%(wilds)s）") % {"wilds": _("、").join(
             _("%(joker)s当%(rank)s") % {"joker": rank_label(joker), "rank": rank_label(token)}
             for joker, token in zip(_wild_jokers(reading, cards, wildcards), filled))}
     return text
@@ -115,7 +115,9 @@ def _wild_jokers(reading: Mapping[str, Any], cards: Sequence[str],
     engine's own description orders them the same way."""
     if reading.get("type") == "pair" and reading.get("rank") in ("SJ", "BJ"):
         return ["BJ" if reading["rank"] == "SJ" else "SJ"]
-    tokens = [RANK_TOKENS[_CARD_BY_CODE[code].rank] for code in cards if code in _CARD_BY_CODE]
+    # Physical codes (a play event's cards) or rank tokens (a refused play's text).
+    tokens = [RANK_TOKENS[_CARD_BY_CODE[code].rank] if code in _CARD_BY_CODE else code
+              for code in cards if code in _CARD_BY_CODE or code in RANK_INDEX]
     jokers = ["BJ"] * tokens.count("BJ") + ["SJ"] * tokens.count("SJ")
     wild = [joker for joker in jokers if joker in wildcards]
     # Never print fewer names than filled ranks: fall back to a plain "王".

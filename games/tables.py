@@ -8,6 +8,7 @@ from datetime import timedelta
 from django.conf import settings
 from django.db import transaction
 from django.utils import timezone
+from django.utils.translation import gettext_lazy as _
 
 from accounts.models import User
 from games.engine.game import Game
@@ -25,12 +26,12 @@ def room_quick_join(*, user: User, room_id: int) -> Seat:
     """Sit at the first waiting table of the room with a free seat, or a new table."""
     room = Room.objects.filter(pk=room_id, is_open=True).first()
     if room is None:
-        raise ActionError("that room is closed or does not exist")
+        raise ActionError(_("这个房间已关闭或不存在"))
     existing = Seat.objects.filter(user=user).select_related("table").first()
     if existing is not None:
         if existing.table.room_id == room.pk:
             return existing
-        raise ActionError(f"you are already seated at {existing.table}; stand up first")
+        raise ActionError(_("你已在 %(table)s 就座，请先离座"), {"table": existing.table})
     _check_can_sit(user, room)
     for table in room.tables.filter(status=Table.Status.WAITING, seats__user__isnull=True) \
             .distinct().order_by("number"):
@@ -58,23 +59,23 @@ def table_sit(*, user: User, table_id: int, seat_index: int | None = None) -> Se
         if mine is not None:
             if mine.table_id == table.pk:
                 return mine
-            raise ActionError("you are already seated at another table; stand up first")
+            raise ActionError(_("你已在另一张牌桌就座，请先离座"))
         if not room.is_open:
-            raise ActionError("this room is closed")
+            raise ActionError(_("这个房间已关闭"))
         if table.status != Table.Status.WAITING:
-            raise ActionError("a game is running at this table")
+            raise ActionError(_("这张牌桌正在对局"))
         _check_can_sit(user, room)
         seats = list(table.seats.order_by("index"))
         if seat_index is None:
             seat = next((seat for seat in seats if seat.user_id is None), None)
             if seat is None:
-                raise ActionError("this table is full")
+                raise ActionError(_("这张牌桌已经坐满了"))
         else:
             if not isinstance(seat_index, int) or not 0 <= seat_index < len(seats):
-                raise ActionError(f"no seat {seat_index!r} at this table")
+                raise ActionError(_("这张牌桌没有座位 %(seat)s"), {"seat": repr(seat_index)})
             seat = seats[seat_index]
             if seat.user_id is not None:
-                raise ActionError("that seat is taken")
+                raise ActionError(_("这个座位已经有人了"))
         seat.user = user
         seat.is_ready = False
         seat.ready_deadline = timezone.now() + timedelta(seconds=room.ready_seconds)
@@ -90,7 +91,7 @@ def table_stand(*, user: User) -> None:
     """Leave a waiting table. During a game, leaving is an escape (games.actions)."""
     with transaction.atomic():
         seat, table = _my_waiting_table(
-            user, "you are not seated", "a game is running: leaving now is an escape (use leave)")
+            user, _("你没有就座"), _("对局进行中：现在离开按逃跑处理（请用“离开对局”）"))
         # `connected` belongs to the occupant's socket: an emptied seat is not connected.
         Seat.objects.filter(pk=seat.pk).update(user=None, is_ready=False, ready_deadline=None,
                                                connected=False)
@@ -100,7 +101,7 @@ def table_stand(*, user: User) -> None:
 
 def table_ready(*, user: User, ready: bool = True) -> Seat:
     with transaction.atomic():
-        seat, table = _my_waiting_table(user, "sit down first", "the game has started already")
+        seat, table = _my_waiting_table(user, _("请先入座"), _("对局已经开始了"))
         seat.refresh_from_db()
         seat.is_ready = ready
         seat.ready_deadline = None if ready else timezone.now() + timedelta(
@@ -145,7 +146,7 @@ def table_unseat_unready(*, table_id: int) -> int:
 
 # --- internals --------------------------------------------------------------------------
 
-def _my_waiting_table(user: User, not_seated: str, not_waiting: str) -> tuple[Seat, Table]:
+def _my_waiting_table(user: User, not_seated, not_waiting) -> tuple[Seat, Table]:
     """The player's seat and its table, locked and waiting for a game."""
     seat = Seat.objects.filter(user=user).first()
     if seat is None:
@@ -160,13 +161,13 @@ def _locked_table(table_id: int) -> Table:
     table = Table.objects.select_for_update().select_related("room__rule_set") \
         .filter(pk=table_id).first()
     if table is None:
-        raise ActionError(f"no table {table_id}")
+        raise ActionError(_("没有牌桌 %(table)s"), {"table": table_id})
     return table
 
 
 def _check_can_sit(user: User, room: Room) -> None:
     if room.is_coins and balance_of(user, Currency.COIN) < room.min_coins:
-        raise ActionError(f"this room needs at least {room.min_coins} coins to sit")
+        raise ActionError(_("这个房间至少要有 %(coins)s 游戏币才能入座"), {"coins": room.min_coins})
 
 
 def _humans(table: Table) -> list[int]:
@@ -229,7 +230,7 @@ def game_start(table: Table, seats: list[Seat]) -> GameRecord:
             freeze_game_coins(game_key=record.ledger_key,
                               stakes=[(users[user], room.max_loss) for user in game.players])
         except LedgerError as error:
-            raise ActionError(f"cannot start: {error}") from None
+            raise ActionError(_("无法开局：%(error)s"), {"error": error}) from None
     table.status = Table.Status.PLAYING
     table.current_game = record
     table.waiting_since = None

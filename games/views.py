@@ -15,6 +15,7 @@ from django.views.decorators.http import require_GET, require_POST
 from django_htmx.http import HttpResponseClientRedirect
 
 from accounts.models import Level
+from accounts.titles import level_title
 
 from . import tables
 from .errors import ActionError
@@ -55,7 +56,8 @@ def table_page(request: HttpRequest, table_id: int) -> HttpResponse:
                               pk=table_id)
     state = table_state(table)
     my_seat = next((seat for seat in state["seats"] if seat["user"] == request.user.pk), None)
-    titles = dict(Level.objects.values_list("number", "title"))
+    titles = {number: level_title(title)
+              for number, title in Level.objects.values_list("number", "title")}
     view_seat = my_seat["index"] if my_seat else 0
     count = len(state["seats"])
     seats = [{**seat, "title": titles.get(seat["level"], ""), "mine": seat is my_seat,
@@ -69,6 +71,8 @@ def table_page(request: HttpRequest, table_id: int) -> HttpResponse:
                                               in titles.items()},
         "room": {"kind": room.kind, "coins": room.is_coins, "turn_seconds": room.turn_seconds,
                  "escape_mode": room.escape_mode},
+        # For the readings' wildcards before a game's deal has said them (table.js).
+        "wildcards": list(room.rule_set.as_rule_set().wildcards),
         "table_state": state,
         # Snapshots carry no deadline: the page starts its countdown from the row.
         "deadline": game.deadline.isoformat() if game is not None and game.deadline else None,
@@ -89,7 +93,9 @@ def _seat_position(offset: int, count: int) -> str:
 
 def table_strings() -> dict[str, str]:
     """Every text static/js/table.js shows, translated here so that makemessages sees
-    them; the template renders them into a JSON block (``#table-strings``)."""
+    them; the template renders them into a JSON block (``#table-strings``). The script
+    has no texts of its own: readings, too, are put together from these (the same
+    words as games.replay.reading_text)."""
     return {
         "connecting": _("连接中…"),
         "connected": _("已连接"),
@@ -154,6 +160,21 @@ def table_strings() -> dict[str, str]:
         "status_waiting": _("等待中"),
         "status_playing": _("对局中"),
         "list_separator": _("、"),
+        "timeout_warning": _("请注意，你已经超时 %(count)s 次了，超时三次，系统将自动托管游戏"),
+        "joker": _("王"),
+        "reading_single": _("单张 %(rank)s"),
+        "reading_pair": _("对子 %(rank)s"),
+        "reading_triple": _("三张 %(rank)s"),
+        "reading_straight": _("顺子 %(low)s–%(rank)s"),
+        "reading_pairs": _("连对 %(low)s–%(rank)s"),
+        "reading_triples": _("连三张 %(low)s–%(rank)s"),
+        "reading_bomb": _("%(stars)d 相炸弹 %(rank)s"),
+        "reading_chain_bomb": _("%(length)d 连环炸弹到 %(rank)s（%(size)d 张，%(stars)d 星）"),
+        "reading_four_jokers": _("天王炸弹"),
+        "reading_three_jokers": _("三王炸弹"),
+        "reading_joker_bomb": _("%(name)s（%(stars)d 星）"),
+        "reading_wilds": _("（%(wilds)s）"),
+        "reading_wild": _("%(joker)s当%(rank)s"),
     }
 
 

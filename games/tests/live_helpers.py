@@ -125,13 +125,19 @@ def ranks_text(counts: Counts) -> str:
 
 class TableClient:
     """One browser tab on ``/ws/table/<id>/``, following the protocol of docs/protocol.md:
-    it applies events in seq order and asks for a snapshot when it sees a gap."""
+    it applies events in seq order and asks for a snapshot when it sees a gap.
 
-    def __init__(self, user: User, table_id: int) -> None:
+    Its ``language`` is the ``django_language`` cookie it sends: English by default, the
+    language of docs/protocol.md's error texts; None sends no cookie (the site's default
+    language, 简体中文)."""
+
+    def __init__(self, user: User, table_id: int, language: str | None = "en") -> None:
         self.user = user
         self.table_id = table_id
         self.communicator = WebsocketCommunicator(APPLICATION, f"/ws/table/{table_id}/")
         self.communicator.scope["user"] = user
+        # What CookieMiddleware (AuthMiddlewareStack, shuangkou_site.asgi) puts in scope.
+        self.communicator.scope["cookies"] = {"django_language": language} if language else {}
         self.log: list[dict] = []
         self.errors: list[dict] = []
         self.gaps = 0
@@ -206,7 +212,7 @@ class TableClient:
     def _track(self, message: dict) -> None:
         kind = message["type"]
         if kind == "error":
-            if message["message"].startswith("too many messages"):
+            if message.get("code") == "rate_limited":
                 # Faster than a person: the socket's rate limit dropped the move.
                 self.throttled += 1
                 self.acted_at = None

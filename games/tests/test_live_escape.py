@@ -138,7 +138,7 @@ def test_leaving_in_auto_play_mode_leaves_the_seat_in_trustee_to_the_end(kind):
          "mode": "auto_play"},
         {"seq": left["events"][0]["seq"] + 1, "type": "trustee", "seat": escaper, "on": True,
          "reason": "escape"}]
-    assert back["message"] == "a seat that escaped stays in 托管 to the end"
+    assert back["message"] == "a seat that escaped stays in autoplay to the end"
     assert twice["message"] == "this seat has already left the game"
     # The game went on: 托管 moved for the escaper, and it ended normally.
     after = [event for event in events_of(record.pk) if event["seq"] > left["seq"]]
@@ -198,6 +198,6 @@ def test_an_escaped_seat_cannot_move_while_trustee_waits_to_play_it(settings):
     assert [event["type"] for event in left["events"]] == ["escape", "trustee"]
     assert record.turn == seat and record.deadline > timezone.now() + timedelta(seconds=20)
     for error in (refused, refused_pass):
-        assert error["message"] == "you left this game: 托管 plays this seat to the end"
+        assert error["message"] == "you left this game: autoplay plays this seat to the end"
     assert after.seq == record.seq
     assert moved["events"][0]["seat"] == seat and moved["events"][0]["by"] == "bot"

@@ -166,8 +166,10 @@ def test_a_play_of_cards_not_held_is_refused():
         rank = CARD_BY_CODE[code].token
         held = sum(1 for card in mover.hand if CARD_BY_CODE[card].token == rank)
         text = " ".join([rank] * (held + 1))
+        # The message names the rank as a player reads it (games.messages).
+        label = {"T": "10", "SJ": "Small Joker", "BJ": "Big Joker"}.get(rank, rank)
         await assert_refused(table, mover, {"type": "play", "cards": text, "seq": mover.seq},
-                             f"you do not hold {held + 1} × {rank}")
+                             f"you do not hold {held + 1} × {label}")
     with_a_game(body)
 
 

@@ -98,8 +98,9 @@ def test_quick_join_with_too_few_coins_shows_the_message_and_seats_nobody(client
 
     assert response.redirect_chain == [(reverse("lobby"), 302)]
     assert response.status_code == 200
-    assert any("at least 1000 coins" in message for message in messages_of(response))
-    assert "at least 1000 coins" in response.content.decode()
+    # In the site's default language (the page has no other selected).
+    assert any("至少要有 1000 游戏币" in message for message in messages_of(response))
+    assert "至少要有 1000 游戏币" in response.content.decode()
     assert not Seat.objects.filter(user__isnull=False).exists()
 
 
@@ -111,7 +112,7 @@ def test_quick_join_while_seated_elsewhere_shows_the_message(client):
 
     response = client.post(reverse("room-quick-join", args=[other.pk]), follow=True)
 
-    assert any("already seated" in message for message in messages_of(response))
+    assert any("已在" in message and "就座" in message for message in messages_of(response))
     assert Seat.objects.get(user=alice).pk == first.pk
 
 
@@ -122,7 +123,7 @@ def test_quick_join_of_a_closed_room_shows_the_message(client):
     response = client.post(reverse("room-quick-join", args=[room.pk]), follow=True)
 
     assert response.status_code == 200
-    assert any("closed" in message for message in messages_of(response))
+    assert any("已关闭" in message for message in messages_of(response))
 
 
 def test_quick_join_from_a_live_fragment_tells_htmx_to_load_the_table(client):
@@ -178,7 +179,7 @@ def test_standing_during_a_game_shows_the_message_and_keeps_the_seat(client):
 
     response = client.post(reverse("table-stand", args=[table_id]), follow=True)
 
-    assert any("escape" in message for message in messages_of(response))
+    assert any("逃跑" in message for message in messages_of(response))
     assert Seat.objects.filter(user=alice, table_id=table_id).exists()
 
 

@@ -6,6 +6,7 @@ import re
 
 import pytest
 from django.urls import reverse
+from django.utils import translation
 
 from accounts.models import Level
 from games.engine.cards import RANK_TOKENS, Counts, pack
@@ -175,7 +176,9 @@ def test_hints_on_lead_are_every_pattern_smallest_first():
 def test_hints_only_on_the_seats_own_turn():
     game = Game.from_hands(PRESETS["qq"], ["3 4", "5", "6", "7"], 0)
 
-    with pytest.raises(ActionError, match="it is seat 0's turn, not seat 2's"):
+    # The message counts seats from 1, as the page does.
+    with translation.override("en"), \
+            pytest.raises(ActionError, match="it is seat 1's turn, not seat 3's"):
         game_hints(game, 2)
 
 
@@ -285,8 +288,8 @@ def test_a_spectator_and_a_player_out_of_turn_get_no_hints_but_a_clear_error():
     assert spectator == {"type": "error", "message": "you are not playing in this game",
                          "ref": "w"}
     assert out_of_turn["ref"] == "o"
-    assert out_of_turn["message"] == (f"it is seat {waiting.turn}'s turn, "
-                                      f"not seat {waiting.seat}'s")
+    assert out_of_turn["message"] == (f"it is seat {waiting.turn + 1}'s turn, "
+                                      f"not seat {waiting.seat + 1}'s")
     assert quiet and not any(message["type"] == "hints"
                              for message in watcher.log + waiting.log)
 

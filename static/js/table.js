@@ -86,7 +86,7 @@
 
   function t(key, params) {
     const text = Object.prototype.hasOwnProperty.call(STRINGS, key) ? STRINGS[key] : key;
-    return text.replace(/%\((\w+)\)s/g, (whole, name) =>
+    return text.replace(/%\((\w+)\)[sd]/g, (whole, name) =>
       params && params[name] !== undefined ? String(params[name]) : whole);
   }
 
@@ -147,6 +147,80 @@
       return t(card.rank === "BJ" ? "big_joker" : "small_joker");
     }
     return t("suit_" + card.suit) + " " + rankText(card.rank);
+  }
+
+  function rankName(rank) {
+    if (rank === "SJ") {
+      return t("small_joker");
+    }
+    return rank === "BJ" ? t("big_joker") : rankText(rank);
+  }
+
+  /** The wildcards of the game on the table (its deal's rules), else the room's. */
+  function wildcards() {
+    return (state.game && state.game.wildcards) || config.wildcards || [];
+  }
+
+  /** Which jokers of a play stood in for other ranks, big first (RULES §4.1). */
+  function wildJokers(reading, cards) {
+    const filled = reading.filled || [];
+    if (reading.type === "pair" && (reading.rank === "SJ" || reading.rank === "BJ")) {
+      return [rankName(reading.rank === "SJ" ? "BJ" : "SJ")];
+    }
+    const ranks = (cards || []).map((code) => parseCard(code).rank);
+    const jokers = ranks.filter((rank) => rank === "BJ").concat(ranks.filter((rank) => rank === "SJ"));
+    const wild = jokers.filter((joker) => wildcards().includes(joker)).map(rankName);
+    while (wild.length < filled.length) {
+      wild.push(t("joker"));
+    }
+    return wild;
+  }
+
+  /**
+   * A recorded reading (a play event's "reading") in words, from its fields rather
+   * than the engine's English "text": the same words as games/replay.py's reading_text.
+   */
+  function readingText(reading, cards) {
+    const kind = reading.type;
+    const rank = rankName(reading.rank || "");
+    const length = reading.length || 1;
+    const stars = reading.stars || 0;
+    let low = "";
+    if (["straight", "pairs", "triples"].includes(kind) && RANKS.includes(reading.rank)) {
+      low = rankName(RANKS[RANKS.indexOf(reading.rank) - length + 1]);
+    }
+    let text;
+    switch (kind) {
+      case "single":
+      case "pair":
+      case "triple":
+        text = t("reading_" + kind, { rank });
+        break;
+      case "straight":
+      case "pairs":
+      case "triples":
+        text = t("reading_" + kind, { low, rank });
+        break;
+      case "bomb":
+        text = t("reading_bomb", { stars, rank });
+        break;
+      case "chain_bomb":
+        text = t("reading_chain_bomb", { length, rank, size: reading.size, stars });
+        break;
+      case "joker_bomb":
+        text = t("reading_joker_bomb", {
+          name: t(reading.size === 4 ? "reading_four_jokers" : "reading_three_jokers"), stars });
+        break;
+      default:
+        text = reading.text || "";
+    }
+    const filled = reading.filled || [];
+    if (filled.length) {
+      const jokers = wildJokers(reading, cards);
+      text += t("reading_wilds", { wilds: filled.map((token, index) =>
+        t("reading_wild", { joker: jokers[index], rank: rankName(token) })).join(t("list_separator")) });
+    }
+    return text;
   }
 
   /** A card face: a <button> in my hand, a <span> elsewhere. */
@@ -287,7 +361,7 @@
         if (message.ref && String(message.ref).startsWith("hint")) {
           state.hintPending = false;
         }
-        if (/^stale action/.test(message.message)) {
+        if (message.code === "stale") {
           askSnapshot();
         }
         break;
@@ -333,6 +407,7 @@
         swapped: view.swapped,
         result: view.result,
         settlement: view.settlement || (settled ? { points: settled.points, coins: settled.coins } : null),
+        wildcards: deal && deal.rules ? deal.rules.wildcards : null,
       };
       state.lastActs = {};
       state.actsStale = false;
@@ -413,6 +488,7 @@
           swapped: null,
           result: null,
           settlement: null,
+          wildcards: event.rules ? event.rules.wildcards : null,
         };
         showNotice(t("new_game"), "");
         if (seat >= 0) {
@@ -471,7 +547,7 @@
       case "timeout":
         game.timeouts[event.seat] = event.count;
         if (event.seat === game.seat) {
-          showNotice(event.message, "warning");
+          showNotice(t("timeout_warning", { count: event.count }), "warning");
         }
         break;
       case "trustee":
@@ -777,7 +853,7 @@
       play.append(cardRow(act.cards));
       const reading = document.createElement("span");
       reading.className = "reading";
-      reading.textContent = act.reading.text;
+      reading.textContent = readingText(act.reading, act.cards);
       play.append(reading);
     } else if (act && act.action === "pass") {
       const passed = document.createElement("span");
@@ -793,12 +869,12 @@
     if (gameRunning() && game.status === "playing") {
       const current = game.current;
       if (myTurn()) {
-        text = current ? t("your_turn") + " " + t("to_beat", { text: current.reading.text, name: seatName(current.seat) })
+        text = current ? t("your_turn") + " " + t("to_beat", { text: readingText(current.reading, current.cards), name: seatName(current.seat) })
           : t("your_lead");
       } else {
         text = t("waiting_for", { name: seatName(game.turn) });
         if (current) {
-          text += " " + t("to_beat", { text: current.reading.text, name: seatName(current.seat) });
+          text += " " + t("to_beat", { text: readingText(current.reading, current.cards), name: seatName(current.seat) });
         }
       }
     } else if (game && game.status === "ended") {

@@ -1,0 +1,20 @@
+"""Set-up shared by every app's tests."""
+
+import subprocess
+from pathlib import Path
+
+import pytest
+
+
+def pytest_configure(config) -> None:
+    """Compile the translation catalogs whose .po is newer than its .mo: ``make test``
+    does it (``make messages``), and a bare ``pytest`` must not test stale texts."""
+    for po in Path(__file__).parent.glob("locale/*/LC_MESSAGES/*.po"):
+        mo = po.with_suffix(".mo")
+        if mo.exists() and mo.stat().st_mtime >= po.stat().st_mtime:
+            continue
+        try:
+            subprocess.run(["msgfmt", "--check-format", "-o", str(mo), str(po)], check=True)
+        except FileNotFoundError:
+            raise pytest.UsageError("msgfmt is missing: run `make messages` "
+                                    "(it installs gettext)") from None
