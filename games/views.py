@@ -74,9 +74,8 @@ def table_page(request: HttpRequest, table_id: int) -> HttpResponse:
         # For the readings' wildcards before a game's deal has said them (table.js).
         "wildcards": list(room.rule_set.as_rule_set().wildcards),
         "table_state": state,
-        # Snapshots carry no deadline: the page starts its countdown from the row.
+        # The countdown from the first paint, before the socket's snapshot arrives.
         "deadline": game.deadline.isoformat() if game is not None and game.deadline else None,
-        "deadline_seq": game.seq if game is not None else None,
     }
     return render(request, "games/table.html", {
         "table": table, "state": state, "my_seat": my_seat, "seats": seats,

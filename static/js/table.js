@@ -67,7 +67,6 @@
     seq: 0,
     game: null,
     deadline: config.deadline ? Date.parse(config.deadline) : null,
-    deadlineSeq: config.deadline_seq,
     deadlineTurn: null,
     lastActs: {},
     actsStale: false,
@@ -414,12 +413,9 @@
       for (const act of view.trick) {
         state.lastActs[act.seat] = act;
       }
-      if (state.deadlineSeq !== null && state.deadlineSeq === message.seq) {
-        state.deadlineTurn = view.turn; // the page's own deadline belongs to this state
-        state.deadlineSeq = null;
-      } else if (view.turn !== state.deadlineTurn) {
-        state.deadline = null; // snapshots carry no deadline: wait for the next events
-      }
+      // The snapshot carries the turn's deadline (docs/protocol.md, "snapshot").
+      state.deadline = view.deadline ? Date.parse(view.deadline) : null;
+      state.deadlineTurn = view.turn;
     }
     pruneSelection();
     resetHints();
