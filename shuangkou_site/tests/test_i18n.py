@@ -1,0 +1,305 @@
+"""The site in three languages (docs/i18n.md): the catalogs are complete, the language
+switch in the header round-trips through Django's set_language view, and the main pages
+render wholly in the language chosen there (English: no Chinese but names from the
+database; 繁體中文: Traditional forms, no Simplified ones)."""
+
+from __future__ import annotations
+
+import html as html_module
+import json
+import re
+from importlib import import_module
+from pathlib import Path
+
+import pytest
+from django.conf import settings
+from django.test import Client
+from django.urls import reverse
+
+from accounts.models import Level, User
+from accounts.services import player_sign_up
+from games.actions import game_act
+from games.models import GameRecord, Room, Seat
+from games.tests.room_helpers import make_room, start_game_with_bots
+
+# Han characters, and the CJK punctuation and full-width forms (、。，：（）) that would
+# give away an untranslated string even without a Han character in it.
+CHINESE = re.compile(r"[\u3000-\u303f\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff\uff00-\uffef]")
+# Each language's own name in the header's switch is written in that language.
+ENDONYMS = ("简体中文", "繁體中文")
+# Forms that only Simplified Chinese writes: none may reach a 繁體中文 page.
+SIMPLIFIED_ONLY = ("大厅", "积分", "游戏币", "登录", "注册", "牌局记录", "等级", "账", "规则")
+JSON_BLOCK = re.compile(r'<script id="([\w-]+)" type="application/json">(.*?)</script>', re.S)
+PASSWORD = "Tea-house-2048"
+
+
+# --- catalogs ------------------------------------------------------------------------------
+
+def po_entries(path: Path) -> list[dict]:
+    """The entries of a .po file: flags, msgctxt, msgid(_plural) and every msgstr."""
+    entries, entry, field = [], None, None
+    for line in path.read_text(encoding="utf-8").splitlines() + [""]:
+        line = line.strip()
+        if not line:
+            if entry is not None and "msgid" in entry:
+                entries.append(entry)
+            entry = None
+            continue
+        entry = entry if entry is not None else {"flags": set(), "msgstr": {}}
+        if line.startswith("#,"):
+            entry["flags"] |= {flag.strip() for flag in line[2:].split(",")}
+            continue
+        if line.startswith("#"):
+            continue
+        match = re.fullmatch(r'(msgctxt|msgid_plural|msgid|msgstr)(?:\[(\d+)\])?\s+(".*")', line)
+        if match:
+            keyword, index, text = match[1], match[2], json.loads(match[3])
+            field = ("msgstr", int(index or 0)) if keyword == "msgstr" else (keyword, None)
+        else:
+            text = json.loads(line)  # a continuation line of the last field
+        if field[0] == "msgstr":
+            entry["msgstr"][field[1]] = entry["msgstr"].get(field[1], "") + text
+        else:
+            entry[field[0]] = entry.get(field[0], "") + text
+    return entries
+
+
+CATALOGS = sorted(Path(settings.BASE_DIR, "locale").glob("*/LC_MESSAGES/*.po"))
+PLACEHOLDER = re.compile(r"%\((\w+)\)[-+ #0]*\d*[sdif]|\{(\w+)\}")
+
+
+def test_there_is_a_catalog_for_each_language_but_the_source_one():
+    assert {path.parts[-3] for path in CATALOGS} == {"en", "zh_Hant"}
+    assert settings.LANGUAGE_CODE == "zh-hans"
+    assert [code for code, _ in settings.LANGUAGES] == ["zh-hans", "zh-hant", "en"]
+
+
+@pytest.mark.parametrize("path", CATALOGS, ids=lambda path: "/".join(path.parts[-3:]))
+def test_every_catalog_entry_is_translated_and_none_is_fuzzy(path):
+    header, *entries = po_entries(path)
+    assert header["msgid"] == "" and "fuzzy" not in header["flags"]
+    assert f"Language: {path.parts[-3]}\n" in header["msgstr"][0]
+    assert len(entries) > 300
+    untranslated = [entry["msgid"] for entry in entries
+                    if not all(entry["msgstr"].values()) or not entry["msgstr"]]
+    fuzzy = [entry["msgid"] for entry in entries if "fuzzy" in entry["flags"]]
+    assert untranslated == [] and fuzzy == []
+
+
+@pytest.mark.parametrize("path", CATALOGS, ids=lambda path: "/".join(path.parts[-3:]))
+def test_translations_keep_the_placeholders_of_their_source(path):
+    wrong = []
+    for entry in po_entries(path)[1:]:
+        wanted = {"".join(match) for match in PLACEHOLDER.findall(entry["msgid"])}
+        for text in entry["msgstr"].values():
+            if {"".join(match) for match in PLACEHOLDER.findall(text)} != wanted:
+                wrong.append((entry["msgid"], text))
+    assert wrong == []
+
+
+# --- the switch ----------------------------------------------------------------------------
+
+def switch(client: Client, language: str, back_to: str = "/") -> None:
+    """Pick a language as a person does: the header's form, posted to set_language."""
+    response = client.post(reverse("set_language"), {"language": language, "next": back_to})
+    assert response.status_code == 302 and response["Location"] == back_to
+    assert client.cookies[settings.LANGUAGE_COOKIE_NAME].value == language
+
+
+@pytest.mark.django_db
+def test_the_header_has_a_labelled_language_switch_that_returns_to_the_page(client):
+    page = client.get(reverse("levels"), {"page": "1"}).content.decode()
+
+    form = re.search(r'<form class="language-switch" method="post" action="([^"]+)">(.*?)</form>',
+                     page, re.S)
+    assert form and form[1] == reverse("set_language")
+    body = form[2]
+    assert 'name="csrfmiddlewaretoken"' in body
+    assert '<input type="hidden" name="next" value="/levels/?page=1">' in body
+    assert re.search(r'<label for="language-select">语言</label>\s*<select id="language-select" '
+                     r'name="language">', body)
+    assert re.findall(r'<option value="([\w-]+)"', body) == ["zh-hans", "zh-hant", "en"]
+    assert re.search(r'<option value="zh-hans" lang="zh-Hans" selected>简体中文</option>', body)
+    assert re.search(r'<button type="submit">切换</button>', body)
+
+
+@pytest.mark.django_db
+def test_the_language_switch_round_trips_through_set_language(client):
+    levels = reverse("levels")
+    assert '<html lang="zh-Hans">' in client.get(levels).content.decode()
+
+    switch(client, "en", back_to=f"{levels}?page=1")
+    english = client.get(f"{levels}?page=1").content.decode()
+    switch(client, "zh-hant", back_to=levels)
+    traditional = client.get(levels).content.decode()
+    switch(client, "zh-hans", back_to=levels)
+    simplified = client.get(levels).content.decode()
+
+    assert '<html lang="en">' in english and "Levels and titles" in english
+    assert '<option value="en" lang="en" selected>English</option>' in english
+    assert '<html lang="zh-Hant">' in traditional and "等級與稱號" in traditional
+    assert '<html lang="zh-Hans">' in simplified and "等级与称号" in simplified
+
+
+@pytest.mark.django_db
+def test_a_switch_to_an_unknown_language_changes_nothing(client):
+    client.post(reverse("set_language"), {"language": "xx", "next": "/"})
+
+    assert '<html lang="zh-Hans">' in client.get(reverse("home")).content.decode()
+
+
+@pytest.mark.django_db
+def test_without_a_choice_the_browsers_language_is_used(client):
+    page = client.get(reverse("home"), HTTP_ACCEPT_LANGUAGE="zh-TW,zh;q=0.9")
+
+    assert '<html lang="zh-Hant">' in page.content.decode()
+
+
+# --- the pages -----------------------------------------------------------------------------
+
+@pytest.fixture
+def world(transactional_db) -> dict:
+    """Alice signed up (the starting grant), played a points game to its end beside
+    three bots (托管 played for her) and is still seated at its table."""
+    # The shipped ladder (a data migration: transactional tests flush it), for the titles.
+    for number, title, min_points in import_module("accounts.migrations.0003_level_table").LADDER:
+        Level.objects.update_or_create(number=number,
+                                       defaults={"title": title, "min_points": min_points})
+    alice = player_sign_up(username="alice", nickname="Alice", password=PASSWORD)
+    room = make_room("QQ 积分场")  # a room's name is data: it stays as the operator wrote it
+    record = start_game_with_bots(alice, room)
+    game_act(user_id=alice.pk, game_id=record.pk, action="trustee", on=True)
+    record.refresh_from_db()
+    assert record.status == GameRecord.Status.ENDED and record.settlement is not None
+    return {"alice": alice, "record": record,
+            "table": Seat.objects.get(user=alice).table_id}
+
+
+def main_pages(world: dict) -> dict[str, str]:
+    return {
+        "home": reverse("home"),
+        "lobby": reverse("lobby"),
+        "table": reverse("table", args=[world["table"]]),
+        "replay": reverse("game-replay", args=[world["record"].pk]),
+        "history": reverse("game-history"),
+        "coins": reverse("my-coins"),
+        "points": reverse("my-points"),
+        "levels": reverse("levels"),
+        "leaderboard": reverse("leaderboard"),
+        "profile": reverse("my-profile"),
+    }
+
+
+ANONYMOUS_PAGES = {"login": "login", "signup": "signup"}
+
+
+def data_names() -> list[str]:
+    """Texts from the database that no catalog translates: players' names and room names,
+    and the languages' own names; longest first, so none is cut by a shorter one."""
+    names = {str(user) for user in User.objects.all()} | set(Room.objects.values_list("name",
+                                                                                      flat=True))
+    return sorted(names | set(ENDONYMS), key=len, reverse=True)
+
+
+def visible_text(page: str) -> str:
+    """What a reader gets: text and the attributes read out (title, alt, placeholders,
+    aria-label), without scripts, styles and comments."""
+    page = re.sub(r"(?is)<(script|style)\b.*?</\1\s*>", " ", page)
+    page = re.sub(r"(?s)<!--.*?-->", " ", page)
+    attributes = re.findall(r'\s(?:title|alt|placeholder|aria-label)="([^"]*)"', page)
+    text = re.sub(r"<[^>]+>", " ", page)
+    return html_module.unescape(" ".join([text, *attributes]))
+
+
+def script_texts(page: str) -> list[str]:
+    """Every string in the page's JSON blocks (what table.js and replay.js show)."""
+    found: list[str] = []
+
+    def walk(value) -> None:
+        if isinstance(value, str):
+            found.append(value)
+        elif isinstance(value, dict):
+            for item in value.values():
+                walk(item)
+        elif isinstance(value, list):
+            for item in value:
+                walk(item)
+
+    for _name, block in JSON_BLOCK.findall(page):
+        walk(json.loads(block))
+    return found
+
+
+def without(text: str, names: list[str]) -> str:
+    for name in names:
+        text = text.replace(name, " ")
+    return text
+
+
+def rendered(client: Client, world: dict, language: str | None) -> dict[str, str]:
+    """Every main page as Alice sees it, and the login and sign-up pages as a visitor
+    does, in ``language`` picked with the header's switch (None: no choice made)."""
+    visitor = Client()
+    client.force_login(world["alice"])
+    if language is not None:
+        switch(client, language)
+        switch(visitor, language)
+    pages = {}
+    for name, url in main_pages(world).items():
+        response = client.get(url)
+        assert response.status_code == 200, (name, response.status_code)
+        pages[name] = response.content.decode()
+    for name, url_name in ANONYMOUS_PAGES.items():
+        response = visitor.get(reverse(url_name))
+        assert response.status_code == 200, name
+        pages[name] = response.content.decode()
+    return pages
+
+
+def test_english_pages_have_no_chinese_but_names_from_the_database(client, world):
+    pages = rendered(client, world, "en")
+    names = data_names()
+
+    leaks = {}
+    for name, page in pages.items():
+        assert '<html lang="en">' in page, name
+        texts = [visible_text(page), *script_texts(page)]
+        found = sorted({text.strip() for text in texts
+                        if CHINESE.search(without(text, names))})
+        chinese = CHINESE.findall(without(" ".join(texts), names))
+        if chinese:
+            leaks[name] = ("".join(chinese), found[:5])
+    assert leaks == {}
+    # What the fixture made shows, in English.
+    assert "Lobby" in pages["home"] and "Huopin Shuangkou" in pages["home"]
+    assert "Quick join" in pages["lobby"] and "Points room" in pages["lobby"]
+    assert "New player grant" in pages["coins"]
+    assert "Bonded Laborer" in pages["levels"] and "Emperor" in pages["levels"]
+    assert "Final settlement" in pages["replay"]
+    assert "Trick 1" in pages["replay"]
+
+
+def test_traditional_chinese_pages_use_traditional_forms(client, world):
+    pages = rendered(client, world, "zh-hant")
+    names = data_names()
+
+    for name, page in pages.items():
+        assert '<html lang="zh-Hant">' in page, name
+        assert "大廳" in visible_text(page), name  # the header's link to the lobby
+        text = without(" ".join([visible_text(page), *script_texts(page)]), names)
+        assert [form for form in SIMPLIFIED_ONLY if form in text] == [], name
+    assert "積分場" in pages["lobby"] and "快速加入" in pages["lobby"]
+    assert "長工" in pages["levels"] and "等級與稱號" in pages["levels"]
+    assert "遊戲幣" in pages["coins"] and "新玩家贈送" in pages["coins"]
+    assert "積分走勢" in pages["points"]
+    assert "輪次" in visible_text(pages["replay"])
+    assert "登入" in pages["login"] and "註冊" in pages["signup"]
+
+
+def test_without_a_choice_the_pages_are_in_simplified_chinese(client, world):
+    pages = rendered(client, world, None)
+
+    for name, page in pages.items():
+        assert '<html lang="zh-Hans">' in page, name
+        assert "大厅" in visible_text(page), name
+    assert "快速加入" in pages["lobby"] and "新玩家赠送" in pages["coins"]
