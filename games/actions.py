@@ -88,7 +88,7 @@ def game_deadline(*, game_id: int, seq: int) -> list[dict]:
     or a person's turn times out (RULES §10). Claims the turn with the row lock and
     the seq: if anything happened meanwhile, nothing is done."""
     with transaction.atomic():
-        record = (GameRecord.objects.select_for_update(skip_locked=True)
+        record = (GameRecord.objects.select_for_update(skip_locked=True, of=("self",))
                   .filter(pk=game_id, seq=seq, status=GameRecord.Status.PLAYING,
                           deadline__lte=timezone.now()).select_related("room").first())
         if record is None:
@@ -111,7 +111,9 @@ def record_new_game(record: GameRecord, game: Game) -> list[dict]:
 
 
 def _locked(game_id: int) -> GameRecord:
-    record = GameRecord.objects.select_for_update().select_related("room") \
+    # of=("self",): lock the game row only. Without it PostgreSQL also locks the joined
+    # room row, and every action at every table of the room queued on that one row.
+    record = GameRecord.objects.select_for_update(of=("self",)).select_related("room") \
         .filter(pk=game_id).first()
     if record is None:
         raise ActionError(gettext_lazy("没有牌局 %(game)s"), {"game": game_id})

@@ -7,8 +7,8 @@ frozen coins, of which a share goes to each other player (ledger.settlement.plan
 In ``auto_play`` mode there is no penalty: the seat is played by 托管 to the end.
 
 The coin split is recomputed with the same function the settlement used and kept only
-when it reproduces what was posted (``GameRecord.settlement``): if the room's money
-settings were edited since, the breakdown is unknown rather than wrong.
+when it reproduces what was posted (``GameRecord.settlement``), from the money terms
+and rules the game was dealt with; otherwise the breakdown is unknown rather than wrong.
 """
 
 from __future__ import annotations
@@ -47,7 +47,7 @@ def escape_costs(escapes: Sequence[GameEvent]) -> dict[int, EscapeCost]:
     users = User.objects.in_bulk({record.players[event.data["seat"]] for event in escapes
                                   for record in [records[event.game_id]]})
     coin_games = [record for record in records.values()
-                  if record.room.is_coins and record.settlement and _penalty_seat(record)
+                  if record.terms.get("coins") and record.settlement and _penalty_seat(record)
                   is not None]
     holds: dict[str, dict[int, int]] = defaultdict(dict)
     percents: dict[int, int] = {}
@@ -72,27 +72,27 @@ def _penalty_seat(record: GameRecord) -> int | None:
 def _cost(event: GameEvent, record: GameRecord, users: dict[int, User],
           holds: dict[str, dict[int, int]], percents: dict[int, int]) -> EscapeCost:
     seat, mode = event.data["seat"], event.data["mode"]
-    room, result, settlement = record.room, record.result or {}, record.settlement
+    terms, result, settlement = record.terms, record.result or {}, record.settlement
     penalty = result["penalty"] if _penalty_seat(record) == seat else 0
     cost = {"player": users.get(record.players[seat]), "seat": seat, "mode": mode,
             "penalty_units": penalty, "settled": settlement is not None}
     if settlement is None:
         return EscapeCost(**cost)
     cost["points"] = settlement["points"][seat]
-    if room.is_coins:
+    if terms["coins"]:
         cost["coins"] = settlement["coins"][seat]
     if not penalty:
-        return EscapeCost(**cost, penalty_points=0, penalty_coins=0 if room.is_coins else None,
-                          compensation_coins=0 if room.is_coins else None)
-    if settlement["points"] == [score * room.stake_unit for score in result["scores"]]:
-        cost["penalty_points"] = penalty * room.stake_unit
-    if room.is_coins:
+        return EscapeCost(**cost, penalty_points=0, penalty_coins=0 if terms["coins"] else None,
+                          compensation_coins=0 if terms["coins"] else None)
+    if settlement["points"] == [score * terms["stake_unit"] for score in result["scores"]]:
+        cost["penalty_points"] = penalty * terms["stake_unit"]
+    if terms["coins"]:
         game_holds = holds.get(record.ledger_key, {})
         if all(user in game_holds for user in record.players):
             percent = percents.get(record.pk)
             plan = plan_coins(
                 result["contributions"], [game_holds[user] for user in record.players],
-                room.coefficient, room.fee, escaper=seat, penalty_units=penalty,
+                terms["coefficient"], terms["fee"], escaper=seat, penalty_units=penalty,
                 compensation_percent=DEFAULT_COMPENSATION_PERCENT if percent is None
                 else percent)
             if plan.net == settlement["coins"]:

@@ -107,6 +107,12 @@ class Room(models.Model):
     def is_coins(self) -> bool:
         return self.kind == self.Kind.COINS
 
+    def money_terms(self) -> dict:
+        """What a game dealt now settles by (RULES §7, §8): kept on the game, so an
+        operator's later edit of the room applies to the next game, not this one."""
+        return {"coins": self.is_coins, "stake_unit": self.stake_unit,
+                "coefficient": self.coefficient, "fee": self.fee}
+
     def clean(self) -> None:
         """Refuse settings the tables cannot run with, each error on its own field
         (the admin shows it there). Money rules: RULES §7, §8; time: §10."""
@@ -241,6 +247,8 @@ class GameRecord(models.Model):
     settled_at = models.DateTimeField(null=True, blank=True)
     settlement = models.JSONField(null=True, blank=True,
                                   help_text="Points and coins each seat received.")
+    terms = models.JSONField(default=dict, blank=True,
+                             help_text="The room's money terms when the game was dealt.")
     created_at = models.DateTimeField(auto_now_add=True)
     ended_at = models.DateTimeField(null=True, blank=True)
 

@@ -8,6 +8,7 @@ from django.db import transaction
 from django.utils import timezone
 
 from accounts.models import User
+from games.engine.rulesets import RuleSet
 from ledger.models import Currency, Leg
 from ledger.services import Escape, settle_game
 
@@ -21,24 +22,24 @@ def game_settle(*, game_id: int) -> bool:
     the ``settled`` event and open the table for the next game. Idempotent: a
     settled game is left alone. Returns whether this call settled it."""
     with transaction.atomic():
-        record = GameRecord.objects.select_for_update().select_related("room", "table") \
+        record = GameRecord.objects.select_for_update(of=("self",)) \
             .filter(pk=game_id).first()
         if record is None or record.status != GameRecord.Status.ENDED or record.settled_at:
             return False
-        room, result = record.room, record.result
+        result, terms = record.result, record.terms
         users = User.objects.in_bulk(record.players)
         players = [users[user_id] for user_id in record.players]
         escaped = result.get("escaped")
         escape = None
         scores = result["scores"]
         if escaped is not None:
-            rules = room.rule_set.as_rule_set()
             escape = Escape(seat=escaped, penalty_units=result["penalty"],
-                            compensation_percent=rules.escape_compensation_percent)
+                            compensation_percent=_dealt_rules(record).escape_compensation_percent)
             scores = result["contributions"]
+        # The terms and rules the game was dealt with, whatever the room says now.
         posted = settle_game(game_key=record.ledger_key, players=players, scores=scores,
-                             stake_unit=room.stake_unit, coins=room.is_coins,
-                             coefficient=room.coefficient, fee=room.fee, escape=escape)
+                             stake_unit=terms["stake_unit"], coins=terms["coins"],
+                             coefficient=terms["coefficient"], fee=terms["fee"], escape=escape)
         summary = _summary(posted, record.players)
         record.settled_at = timezone.now()
         record.settlement = summary
@@ -51,6 +52,12 @@ def game_settle(*, game_id: int) -> bool:
             "type": "game.events", "game": record.pk, "seq": record.seq, "turn": None,
             "deadline": None, "events": [event]})
     return True
+
+
+def _dealt_rules(record: GameRecord) -> RuleSet:
+    deal = GameEvent.objects.filter(game=record, type="deal").values_list("data", flat=True) \
+        .first()
+    return RuleSet.from_dict(deal["rules"])
 
 
 def _summary(posted, players: list[int]) -> dict:
@@ -71,7 +78,7 @@ def _summary(posted, players: list[int]) -> dict:
 
 
 def _reopen_table(record: GameRecord, escaped: int | None) -> None:
-    table = Table.objects.select_for_update().select_related("room").get(pk=record.table_id)
+    table = Table.objects.select_for_update(of=("self",)).select_related("room").get(pk=record.table_id)
     finish = record.result["finish"]
     table.status = Table.Status.WAITING
     table.current_game = None

@@ -158,7 +158,7 @@ def _my_waiting_table(user: User, not_seated, not_waiting) -> tuple[Seat, Table]
 
 
 def _locked_table(table_id: int) -> Table:
-    table = Table.objects.select_for_update().select_related("room__rule_set") \
+    table = Table.objects.select_for_update(of=("self",)).select_related("room__rule_set") \
         .filter(pk=table_id).first()
     if table is None:
         raise ActionError(_("没有牌桌 %(table)s"), {"table": table_id})
@@ -213,6 +213,7 @@ def game_start(table: Table, seats: list[Seat]) -> GameRecord:
                      coins=room.is_coins, escape_mode=room.escape_mode)
     record = GameRecord.objects.create(
         table=table, room=room, rule_set_name=rules.name, players=game.players,
+        terms=room.money_terms(),
         bot_seats=sorted(seat for seat, user in enumerate(game.players)
                          if user in bot_user_ids(players)))
     if game.players != players:  # the 明牌 swap moved two players (hands go with them)
