@@ -22,20 +22,8 @@ from django.utils.translation import gettext_lazy
 from ledger.models import Account, Currency
 
 from .admin_escapes import GameEscapeAdmin  # noqa: F401 (registers the escapes' admin)
+from .admin_readonly import ReadOnlyMixin
 from .models import BotPlayer, GameEvent, GameRecord, Room, RuleSetConfig, Seat, Table
-
-
-class ReadOnlyMixin:
-    """View only: no add, change or delete, for anyone."""
-
-    def has_add_permission(self, request: HttpRequest, obj=None) -> bool:
-        return False
-
-    def has_change_permission(self, request: HttpRequest, obj=None) -> bool:
-        return False
-
-    def has_delete_permission(self, request: HttpRequest, obj=None) -> bool:
-        return False
 
 
 class RuleSetJSONField(forms.JSONField):

@@ -19,6 +19,7 @@ from django.utils.translation import gettext_lazy
 
 from accounts.models import User
 
+from .admin_readonly import ReadOnlyMixin
 from .escapes import EscapeCost, escape_costs
 from .models import GameEscape, GameRecord, Room
 
@@ -49,7 +50,7 @@ class EscapeChangeList(ChangeList):
 
 
 @admin.register(GameEscape)
-class GameEscapeAdmin(admin.ModelAdmin):
+class GameEscapeAdmin(ReadOnlyMixin, admin.ModelAdmin):
     list_display = ("escaped_at", "player_link", "game_link", "replay_link", "room",
                     "mode", "penalty_units", "penalty", "compensation", "escaper_settlement")
     list_display_links = ("escaped_at",)
@@ -66,15 +67,6 @@ class GameEscapeAdmin(admin.ModelAdmin):
               "mode", "penalty_units", "penalty", "compensation", "escaper_settlement",
               "ledger_link", "event")
     readonly_fields = fields
-
-    def has_add_permission(self, request: HttpRequest, obj=None) -> bool:
-        return False
-
-    def has_change_permission(self, request: HttpRequest, obj=None) -> bool:
-        return False
-
-    def has_delete_permission(self, request: HttpRequest, obj=None) -> bool:
-        return False
 
     def get_changelist(self, request: HttpRequest, **kwargs):
         return EscapeChangeList
