@@ -122,6 +122,7 @@ def table_strings() -> dict[str, str]:
         "suit_H": _("红桃"),
         "suit_C": _("梅花"),
         "suit_D": _("方块"),
+        "card_label": _("%(suit)s %(rank)s"),
         "reveal": _("明牌 %(card)s：%(holder)s 先出，另一张在 %(twin_holder)s 手中，二人为搭档。"),
         "reveal_same": _("明牌 %(card)s：%(holder)s 先出，两张都在其手中。"),
         "swap": _("座位交换：%(a)s ↔ %(b)s。"),

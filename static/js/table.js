@@ -145,7 +145,7 @@
     if (card.suit === null) {
       return t(card.rank === "BJ" ? "big_joker" : "small_joker");
     }
-    return t("suit_" + card.suit) + " " + rankText(card.rank);
+    return t("card_label", { suit: t("suit_" + card.suit), rank: rankText(card.rank) });
   }
 
   function rankName(rank) {
