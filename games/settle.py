@@ -78,7 +78,8 @@ def _summary(posted, players: list[int]) -> dict:
 
 
 def _reopen_table(record: GameRecord, escaped: int | None) -> None:
-    table = Table.objects.select_for_update(of=("self",)).select_related("room").get(pk=record.table_id)
+    table = Table.objects.select_for_update(of=("self",)).select_related("room") \
+        .get(pk=record.table_id)
     finish = record.result["finish"]
     table.status = Table.Status.WAITING
     table.current_game = None

@@ -68,10 +68,6 @@ class PageErrors:
     def _console(self, message) -> None:
         if message.type != "error":
             return
-        # Chromium asks every site for /favicon.ico by itself; the site has none, and
-        # that 404 is the browser's request, not an error of the page.
-        if message.location.get("url", "").endswith("/favicon.ico"):
-            return
         self.errors.append(f"console error at {message.location}: {message.text}")
 
 
