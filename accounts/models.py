@@ -2,7 +2,7 @@ from django.contrib.auth.models import AbstractUser
 from django.core.exceptions import ValidationError
 from django.db import models
 from django.utils.translation import gettext as _
-from django.utils.translation import gettext_lazy
+from django.utils.translation import gettext_lazy, pgettext_lazy
 
 
 class User(AbstractUser):
@@ -27,7 +27,7 @@ class Level(models.Model):
     class Meta:
         ordering = ["number"]
         verbose_name = gettext_lazy("等级")
-        verbose_name_plural = gettext_lazy("等级")
+        verbose_name_plural = pgettext_lazy("复数", "等级")
         constraints = [
             models.CheckConstraint(condition=models.Q(number__gte=1), name="level_number_from_1"),
         ]

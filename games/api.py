@@ -5,7 +5,6 @@ holds every hand and the deal's seed, is published only once the game has ended.
 
 from __future__ import annotations
 
-from django.shortcuts import get_object_or_404
 from django.utils.translation import gettext as _
 from drf_spectacular.utils import OpenApiResponse, extend_schema
 from rest_framework import exceptions, serializers
@@ -82,6 +81,15 @@ class GameEventsSerializer(serializers.Serializer):
 NOT_FOUND = OpenApiResponse(description="No game with that id.")
 
 
+def game_or_404(game_id: int) -> GameRecord:
+    """The game, or a 404 whose message is in the request's language (Django's own
+    ``No GameRecord matches the given query.`` is neither translated nor for players)."""
+    record = GameRecord.objects.filter(pk=game_id).first()
+    if record is None:
+        raise exceptions.NotFound(_("没有编号为 %(game)d 的牌局。") % {"game": game_id})
+    return record
+
+
 class RoomListView(APIView):
     permission_classes = [AllowAny]
 
@@ -98,7 +106,7 @@ class GameView(APIView):
     def get(self, request: Request, game_id: int) -> Response:
         """The public state of a game. A player seated in it also gets their own hand;
         anyone else, signed in or not, gets no hand."""
-        record = get_object_or_404(GameRecord, pk=game_id)
+        record = game_or_404(game_id)
         viewer = request.user.pk if request.user.is_authenticated else None
         return Response(GameSerializer(game_view(record, viewer)).data)
 
@@ -114,7 +122,7 @@ class GameEventsView(APIView):
     def get(self, request: Request, game_id: int) -> Response:
         """The whole log, hands included, for replays and audits. Refused while the
         game runs: the log would show every player's cards."""
-        record = get_object_or_404(GameRecord, pk=game_id)
+        record = game_or_404(game_id)
         if record.status != GameRecord.Status.ENDED:
             raise exceptions.PermissionDenied(_(
                 "牌局 %(game)d 仍在进行中：事件记录含有各家手牌，对局结束后才公开。")

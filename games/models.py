@@ -1,7 +1,7 @@
 from django.conf import settings
 from django.core.exceptions import ValidationError
 from django.db import models
-from django.utils.translation import gettext, gettext_lazy
+from django.utils.translation import gettext, gettext_lazy, ngettext, pgettext_lazy
 from django.utils.translation import gettext_lazy as _
 
 from games.engine.rulesets import RuleSet, RuleSetError
@@ -15,7 +15,7 @@ class RuleSetConfig(models.Model):
     config = models.JSONField(
         _("配置"),
         default=dict,
-        help_text="The rule set as JSON; every field of the engine's RuleSet is required.",
+        help_text=_("规则集的 JSON；引擎 RuleSet 的每个字段都必须填写。"),
     )
     is_preset = models.BooleanField(_("预设"), default=False)
     updated_at = models.DateTimeField(_("更新时间"), auto_now=True)
@@ -23,7 +23,7 @@ class RuleSetConfig(models.Model):
     class Meta:
         ordering = ["name"]
         verbose_name = _("规则配置")
-        verbose_name_plural = _("规则配置")
+        verbose_name_plural = pgettext_lazy("复数", "规则配置")
 
     def __str__(self) -> str:
         return self.label or self.name
@@ -33,12 +33,13 @@ class RuleSetConfig(models.Model):
         try:
             rule_set = self.as_rule_set()
         except RuleSetError as error:
-            raise ValidationError({"config": str(error)}) from error
+            raise ValidationError({"config": gettext("规则配置无效：%(error)s")
+                                   % {"error": error}}) from error
         # One name for both, so a room's rule set reads the same in admin and in the engine.
         if self.name and rule_set.name != self.name:
-            raise ValidationError(
-                {"config": f"name {rule_set.name!r} must equal the rule set's name {self.name!r}"}
-            )
+            raise ValidationError({"config": gettext(
+                "规则配置中的 name “%(config_name)s” 必须与名称 “%(name)s” 一致。")
+                % {"config_name": rule_set.name, "name": self.name}})
         self._check_seats(rule_set.players)
 
     def _check_seats(self, players: int) -> None:
@@ -78,14 +79,14 @@ class Room(models.Model):
     rule_set = models.ForeignKey(RuleSetConfig, on_delete=models.PROTECT, verbose_name=_("规则"))
     kind = models.CharField(_("类型"), max_length=8, choices=Kind.choices, default=Kind.POINTS)
     stake_unit = models.PositiveIntegerField(_("积分单位"), default=1,
-                                             help_text="Points per score unit.")
+                                             help_text=_("每一分计多少积分。"))
     coefficient = models.PositiveIntegerField(_("房间系数 N"), default=0,
-                                              help_text="Coins per score unit (coin rooms).")
+                                              help_text=_("每一分计多少金币（金币场）。"))
     fee = models.PositiveIntegerField(_("系统回收 A"), default=0,
-                                      help_text="Coins each player pays per game.")
+                                      help_text=_("每位玩家每局缴纳的金币。"))
     min_coins = models.PositiveIntegerField(_("入座最低金币"), default=0)
     max_loss = models.PositiveIntegerField(_("最多冻结金币"), default=0,
-                                           help_text="Coins frozen when a game starts.")
+                                           help_text=_("开局时冻结的金币。"))
     turn_seconds = models.PositiveSmallIntegerField(_("出牌时限"), default=20)
     first_turn_seconds = models.PositiveSmallIntegerField(_("首出时限"), default=30)
     ready_seconds = models.PositiveSmallIntegerField(_("准备时限"), default=60)
@@ -98,7 +99,7 @@ class Room(models.Model):
     class Meta:
         ordering = ["position", "pk"]
         verbose_name = _("房间")
-        verbose_name_plural = _("房间")
+        verbose_name_plural = pgettext_lazy("复数", "房间")
 
     def __str__(self) -> str:
         return self.name
@@ -122,22 +123,27 @@ class Room(models.Model):
         fee, max_loss, min_coins = self.fee or 0, self.max_loss or 0, self.min_coins or 0
         if self.is_coins:
             if not self.coefficient:
-                errors["coefficient"] = "a coin room needs a coefficient N of at least 1"
+                errors["coefficient"] = gettext("金币场的房间系数 N 至少为 1。")
             # A game starts by freezing max_loss (RULES §8); the fee comes out of it.
             if not max_loss or max_loss < fee:
-                errors["max_loss"] = (f"the coins frozen (max loss {max_loss}) must be "
-                                      f"positive and cover at least the fee A ({fee})")
+                errors["max_loss"] = gettext(
+                    "最多冻结金币（%(max_loss)d）必须为正，且不少于系统回收 A（%(fee)d）。"
+                ) % {"max_loss": max_loss, "fee": fee}
             if not min_coins or min_coins < fee:
-                errors["min_coins"] = (f"the minimum to sit ({min_coins}) must be positive "
-                                       f"and cover the fee A ({fee})")
+                errors["min_coins"] = gettext(
+                    "入座最低金币（%(min_coins)d）必须为正，且不少于系统回收 A（%(fee)d）。"
+                ) % {"min_coins": min_coins, "fee": fee}
         elif self.stake_unit == 0:
-            errors["stake_unit"] = "a points room needs a stake unit of at least 1"
+            errors["stake_unit"] = gettext("积分场的积分单位至少为 1。")
         for field in ("turn_seconds", "first_turn_seconds"):
             if getattr(self, field) is not None and getattr(self, field) < MIN_TURN_SECONDS:
-                errors[field] = f"turns need at least {MIN_TURN_SECONDS} seconds"
+                errors[field] = ngettext("出牌时限至少为 %(seconds)d 秒。",
+                                         "出牌时限至少为 %(seconds)d 秒。",
+                                         MIN_TURN_SECONDS) % {"seconds": MIN_TURN_SECONDS}
         if self.ready_seconds is not None and self.ready_seconds < MIN_READY_SECONDS:
-            errors["ready_seconds"] = (f"players need at least {MIN_READY_SECONDS} seconds "
-                                       "to get ready")
+            errors["ready_seconds"] = ngettext(
+                "准备时限至少为 %(seconds)d 秒。", "准备时限至少为 %(seconds)d 秒。",
+                MIN_READY_SECONDS) % {"seconds": MIN_READY_SECONDS}
         rule_set_error = self._rule_set_error()
         if rule_set_error:
             errors["rule_set"] = rule_set_error
@@ -164,15 +170,14 @@ class Room(models.Model):
         try:
             players = self.rule_set.as_rule_set().players
         except RuleSetError as error:
-            return f"the rule set is invalid: {error}"
+            return gettext("规则配置无效：%(error)s") % {"error": error}
         if self.pk is None:
             return None
         sizes = set(Seat.objects.filter(table__room_id=self.pk).order_by().values("table_id")
                     .annotate(seats=models.Count("pk")).values_list("seats", flat=True))
         if sizes and sizes != {players}:
-            seats = ", ".join(map(str, sorted(sizes)))
-            return (f"this room's tables have {seats} seats; "
-                    f"a rule set for {players} players does not fit")
+            return gettext("这个房间的牌桌有 %(seats)s 个座位，不能用 %(players)d 人的规则。") % {
+                "seats": "、".join(map(str, sorted(sizes))), "players": players}
         return None
 
     def seat_count(self) -> int:
@@ -184,19 +189,22 @@ class Table(models.Model):
         WAITING = "waiting", _("等待")
         PLAYING = "playing", _("对局中")
 
-    room = models.ForeignKey(Room, on_delete=models.PROTECT, related_name="tables")
-    number = models.PositiveIntegerField()
-    status = models.CharField(max_length=8, choices=Status.choices, default=Status.WAITING)
+    room = models.ForeignKey(Room, on_delete=models.PROTECT, related_name="tables",
+                             verbose_name=_("房间"))
+    number = models.PositiveIntegerField(_("桌号"))
+    status = models.CharField(_("状态"), max_length=8, choices=Status.choices,
+                              default=Status.WAITING)
     current_game = models.ForeignKey("GameRecord", null=True, blank=True,
-                                     on_delete=models.SET_NULL, related_name="+")
+                                     on_delete=models.SET_NULL, related_name="+",
+                                     verbose_name=_("当前对局"))
     # The last game's first out and result: the next first lead depends on it (RULES §9).
-    last_result = models.JSONField(null=True, blank=True)
-    waiting_since = models.DateTimeField(null=True, blank=True)
+    last_result = models.JSONField(_("上一局结果"), null=True, blank=True)
+    waiting_since = models.DateTimeField(_("开始等待时间"), null=True, blank=True)
 
     class Meta:
         ordering = ["room", "number"]
         verbose_name = _("牌桌")
-        verbose_name_plural = _("牌桌")
+        verbose_name_plural = pgettext_lazy("复数", "牌桌")
         constraints = [models.UniqueConstraint(fields=["room", "number"],
                                                name="one_table_number_per_room")]
 
@@ -205,16 +213,20 @@ class Table(models.Model):
 
 
 class Seat(models.Model):
-    table = models.ForeignKey(Table, on_delete=models.CASCADE, related_name="seats")
-    index = models.PositiveSmallIntegerField()
+    table = models.ForeignKey(Table, on_delete=models.CASCADE, related_name="seats",
+                              verbose_name=_("牌桌"))
+    index = models.PositiveSmallIntegerField(_("座位序号"))
     user = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, blank=True,
-                             on_delete=models.PROTECT, related_name="seats")
-    is_ready = models.BooleanField(default=False)
-    ready_deadline = models.DateTimeField(null=True, blank=True)
-    connected = models.BooleanField(default=False)
+                             on_delete=models.PROTECT, related_name="seats",
+                             verbose_name=_("玩家"))
+    is_ready = models.BooleanField(_("已准备"), default=False)
+    ready_deadline = models.DateTimeField(_("准备截止时间"), null=True, blank=True)
+    connected = models.BooleanField(_("在线"), default=False)
 
     class Meta:
         ordering = ["table", "index"]
+        verbose_name = _("座位")
+        verbose_name_plural = pgettext_lazy("复数", "座位")
         constraints = [
             models.UniqueConstraint(fields=["table", "index"], name="one_seat_per_index"),
             # A player sits at one seat at a time, anywhere.
@@ -223,7 +235,8 @@ class Seat(models.Model):
         ]
 
     def __str__(self) -> str:
-        return f"{self.table} seat {self.index}: {self.user or '-'}"
+        return gettext("%(table)s 座位 %(seat)d：%(player)s") % {
+            "table": self.table, "seat": self.index, "player": self.user or "-"}
 
 
 class GameRecord(models.Model):
@@ -234,35 +247,41 @@ class GameRecord(models.Model):
         PLAYING = "playing", _("对局中")
         ENDED = "ended", _("已结束")
 
-    table = models.ForeignKey(Table, on_delete=models.PROTECT, related_name="games")
-    room = models.ForeignKey(Room, on_delete=models.PROTECT, related_name="games")
-    rule_set_name = models.CharField(max_length=40)
-    players = models.JSONField(help_text="User ids by seat, after any seat swap.")
-    bot_seats = models.JSONField(default=list, help_text="Seats played by the server's bot.")
-    status = models.CharField(max_length=8, choices=Status.choices, default=Status.PLAYING)
-    seq = models.PositiveIntegerField(default=0)
-    turn = models.PositiveSmallIntegerField(null=True, blank=True)
-    deadline = models.DateTimeField(null=True, blank=True)
-    result = models.JSONField(null=True, blank=True)
-    settled_at = models.DateTimeField(null=True, blank=True)
-    settlement = models.JSONField(null=True, blank=True,
-                                  help_text="Points and coins each seat received.")
-    terms = models.JSONField(default=dict, blank=True,
-                             help_text="The room's money terms when the game was dealt.")
-    created_at = models.DateTimeField(auto_now_add=True)
-    ended_at = models.DateTimeField(null=True, blank=True)
+    table = models.ForeignKey(Table, on_delete=models.PROTECT, related_name="games",
+                              verbose_name=_("牌桌"))
+    room = models.ForeignKey(Room, on_delete=models.PROTECT, related_name="games",
+                             verbose_name=_("房间"))
+    rule_set_name = models.CharField(_("规则"), max_length=40)
+    players = models.JSONField(_("各座玩家"),
+                               help_text=_("按座位排列的玩家编号（换座之后）。"))
+    bot_seats = models.JSONField(_("机器人座位"), default=list,
+                                 help_text=_("由服务器的机器人出牌的座位。"))
+    status = models.CharField(_("状态"), max_length=8, choices=Status.choices,
+                              default=Status.PLAYING)
+    seq = models.PositiveIntegerField(_("事件数"), default=0)
+    turn = models.PositiveSmallIntegerField(_("轮到座位"), null=True, blank=True)
+    deadline = models.DateTimeField(_("出牌截止时间"), null=True, blank=True)
+    result = models.JSONField(_("结果"), null=True, blank=True)
+    settled_at = models.DateTimeField(_("结算时间"), null=True, blank=True)
+    settlement = models.JSONField(_("结算"), null=True, blank=True,
+                                  help_text=_("每个座位得到的积分和金币。"))
+    terms = models.JSONField(_("结算条款"), default=dict, blank=True,
+                             help_text=_("发牌时房间的结算条款。"))
+    created_at = models.DateTimeField(_("开始时间"), auto_now_add=True)
+    ended_at = models.DateTimeField(_("结束时间"), null=True, blank=True)
 
     class Meta:
         ordering = ["-pk"]
         verbose_name = _("对局")
-        verbose_name_plural = _("对局")
+        verbose_name_plural = pgettext_lazy("复数", "对局")
         indexes = [
             models.Index(fields=["status", "deadline"], name="game_deadline_idx"),
             models.Index(fields=["status", "settled_at"], name="game_unsettled_idx"),
         ]
 
     def __str__(self) -> str:
-        return f"game {self.pk} ({self.get_status_display()})"
+        return gettext("对局 %(game)s（%(status)s）") % {
+            "game": self.pk, "status": self.get_status_display()}
 
     @property
     def ledger_key(self) -> str:
@@ -270,19 +289,23 @@ class GameRecord(models.Model):
 
 
 class GameEvent(models.Model):
-    game = models.ForeignKey(GameRecord, on_delete=models.PROTECT, related_name="events")
-    seq = models.PositiveIntegerField()
-    type = models.CharField(max_length=16)
-    data = models.JSONField()
-    created_at = models.DateTimeField(auto_now_add=True)
+    game = models.ForeignKey(GameRecord, on_delete=models.PROTECT, related_name="events",
+                             verbose_name=_("对局"))
+    seq = models.PositiveIntegerField(_("序号"))
+    type = models.CharField(_("类型"), max_length=16)
+    data = models.JSONField(_("数据"))
+    created_at = models.DateTimeField(_("时间"), auto_now_add=True)
 
     class Meta:
         ordering = ["game", "seq"]
+        verbose_name = _("对局事件")
+        verbose_name_plural = pgettext_lazy("复数", "对局事件")
         constraints = [models.UniqueConstraint(fields=["game", "seq"],
                                                name="one_event_per_game_seq")]
 
     def __str__(self) -> str:
-        return f"game {self.game_id} #{self.seq} {self.type}"
+        return gettext("对局 %(game)s #%(seq)s %(type)s") % {
+            "game": self.game_id, "seq": self.seq, "type": self.type}
 
 
 class BotPlayer(models.Model):
@@ -290,12 +313,12 @@ class BotPlayer(models.Model):
     allows bots, and holds coins like anyone else so coin rooms settle normally."""
 
     user = models.OneToOneField(settings.AUTH_USER_MODEL, on_delete=models.PROTECT,
-                                related_name="bot_player")
-    created_at = models.DateTimeField(auto_now_add=True)
+                                related_name="bot_player", verbose_name=_("用户"))
+    created_at = models.DateTimeField(_("创建时间"), auto_now_add=True)
 
     class Meta:
         verbose_name = _("机器人")
-        verbose_name_plural = _("机器人")
+        verbose_name_plural = pgettext_lazy("复数", "机器人")
 
     def __str__(self) -> str:
         return str(self.user)
@@ -316,4 +339,4 @@ class GameEscape(GameEvent):
         proxy = True
         ordering = ["-created_at", "-pk"]
         verbose_name = gettext_lazy("逃跑记录")
-        verbose_name_plural = gettext_lazy("逃跑记录")
+        verbose_name_plural = pgettext_lazy("复数", "逃跑记录")

@@ -16,6 +16,8 @@ from django.urls import path, reverse
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
+from shuangkou_site.site_i18n import ledger_memo
+
 from .models import Account, Hold, Leg, Transaction
 from .services import LedgerError, correct_transaction
 
@@ -73,16 +75,16 @@ class CorrectionForm(forms.Form):
 
 @admin.register(Transaction)
 class TransactionAdmin(ReadOnlyAdmin):
-    list_display = ("id", "key", "kind", "game_key", "memo", "created_by", "created_at",
+    list_display = ("id", "key", "kind", "game_key", "memo_shown", "created_by", "created_at",
                     "corrected")
     list_filter = ("kind",)
     search_fields = ("key", "game_key", "memo")
     list_select_related = ("created_by",)
     inlines = [LegInline]
     actions = ["correct_selected"]
-    fields = ("key", "kind", "memo", "game_key", "reverses", "correction", "created_by",
+    fields = ("key", "kind", "memo_shown", "game_key", "reverses", "correction", "created_by",
               "created_at", "fingerprint")
-    readonly_fields = ("correction",)
+    readonly_fields = ("correction", "memo_shown")
 
     def get_queryset(self, request: HttpRequest):
         return super().get_queryset(request).annotate(
@@ -91,6 +93,12 @@ class TransactionAdmin(ReadOnlyAdmin):
     @admin.display(description=gettext_lazy("已冲正"), boolean=True, ordering="is_corrected")
     def corrected(self, txn: Transaction) -> bool:
         return txn.is_corrected
+
+    @admin.display(description=gettext_lazy("备注"), ordering="memo")
+    def memo_shown(self, txn: Transaction) -> str:
+        """The services' own memos (新玩家赠送, 对局结算 …) in the reader's language; an
+        operator's reason as written."""
+        return ledger_memo(txn.memo)
 
     @admin.display(description=gettext_lazy("冲正交易"))
     def correction(self, txn: Transaction) -> str:

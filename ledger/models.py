@@ -14,18 +14,20 @@ from __future__ import annotations
 from django.conf import settings
 from django.db import models
 from django.db.models import Q
+from django.utils.translation import gettext_lazy as _
+from django.utils.translation import pgettext_lazy
 
 
 class Currency(models.TextChoices):
-    COIN = "coin", "游戏币"
-    POINT = "point", "积分"
+    COIN = "coin", _("游戏币")
+    POINT = "point", _("积分")
 
 
 class SystemAccount(models.TextChoices):
-    FEES = "fees", "系统回收"
-    HOUSE = "house", "庄家"
-    ISSUANCE = "issuance", "发行"
-    ESCROW = "escrow", "冻结托管"
+    FEES = "fees", _("系统回收")
+    HOUSE = "house", _("庄家")
+    ISSUANCE = "issuance", _("发行")
+    ESCROW = "escrow", _("冻结托管")
 
 
 # Accounts allowed below zero: issuance is where coins come from, and the house pays
@@ -34,29 +36,30 @@ MAY_GO_NEGATIVE = (SystemAccount.ISSUANCE, SystemAccount.HOUSE)
 
 
 class Kind(models.TextChoices):
-    GRANT = "grant", "赠送"
-    SETTLEMENT = "settlement", "结算"
-    FEE = "fee", "系统回收"
-    FREEZE = "freeze", "冻结"
-    RELEASE = "release", "解冻"
-    ESCAPE_PENALTY = "escape_penalty", "逃跑罚分"
-    CORRECTION = "correction", "冲正"
-    ADJUSTMENT = "admin_adjustment", "管理调整"
+    GRANT = "grant", _("赠送")
+    SETTLEMENT = "settlement", _("结算")
+    FEE = "fee", _("系统回收")
+    FREEZE = "freeze", _("冻结")
+    RELEASE = "release", _("解冻")
+    ESCAPE_PENALTY = "escape_penalty", _("逃跑罚分")
+    CORRECTION = "correction", _("冲正")
+    ADJUSTMENT = "admin_adjustment", _("管理调整")
 
 
 class Account(models.Model):
     user = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, blank=True,
-                             on_delete=models.PROTECT, related_name="ledger_accounts")
+                             on_delete=models.PROTECT, related_name="ledger_accounts",
+                             verbose_name=_("玩家"))
     # NULL, not "", for user accounts: the owner check and the unique index rely on it.
-    system = models.CharField(max_length=16, choices=SystemAccount.choices,  # noqa: DJ001
-                              null=True, blank=True)
-    currency = models.CharField(max_length=8, choices=Currency.choices)
-    balance = models.BigIntegerField(default=0)
-    created_at = models.DateTimeField(auto_now_add=True)
+    system = models.CharField(_("系统账户"), max_length=16,  # noqa: DJ001
+                              choices=SystemAccount.choices, null=True, blank=True)
+    currency = models.CharField(_("币种"), max_length=8, choices=Currency.choices)
+    balance = models.BigIntegerField(_("余额"), default=0)
+    created_at = models.DateTimeField(_("创建时间"), auto_now_add=True)
 
     class Meta:
-        verbose_name = "账户"
-        verbose_name_plural = "账户"
+        verbose_name = pgettext_lazy("账本", "账户")
+        verbose_name_plural = pgettext_lazy("复数", "账户")
         constraints = [
             models.CheckConstraint(
                 condition=Q(user__isnull=False, system__isnull=True)
@@ -83,22 +86,23 @@ class Account(models.Model):
 
 
 class Transaction(models.Model):
-    key = models.CharField(max_length=200, unique=True,
-                           help_text="Idempotency key, e.g. settle:<game id>.")
-    kind = models.CharField(max_length=20, choices=Kind.choices)
+    key = models.CharField(_("幂等键"), max_length=200, unique=True,
+                           help_text=_("同一笔记账只记一次的键，例如 settle:game:42。"))
+    kind = models.CharField(_("类型"), max_length=20, choices=Kind.choices)
     # A hash of the kind and legs: a retry with the same key must carry the same contents.
-    fingerprint = models.CharField(max_length=64)
-    memo = models.CharField(max_length=300, blank=True)
-    game_key = models.CharField(max_length=100, blank=True, db_index=True)
+    fingerprint = models.CharField(_("内容指纹"), max_length=64)
+    memo = models.CharField(_("备注"), max_length=300, blank=True)
+    game_key = models.CharField(_("对局键"), max_length=100, blank=True, db_index=True)
     reverses = models.OneToOneField("self", null=True, blank=True, on_delete=models.PROTECT,
-                                    related_name="reversed_by")
+                                    related_name="reversed_by", verbose_name=_("冲正的原交易"))
     created_by = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, blank=True,
-                                   on_delete=models.PROTECT, related_name="+")
-    created_at = models.DateTimeField(auto_now_add=True, db_index=True)
+                                   on_delete=models.PROTECT, related_name="+",
+                                   verbose_name=_("操作人"))
+    created_at = models.DateTimeField(_("创建时间"), auto_now_add=True, db_index=True)
 
     class Meta:
-        verbose_name = "交易"
-        verbose_name_plural = "交易"
+        verbose_name = pgettext_lazy("账本", "交易")
+        verbose_name_plural = pgettext_lazy("复数", "交易")
         ordering = ["-id"]
 
     def __str__(self) -> str:
@@ -110,25 +114,27 @@ class Hold(models.Model):
     game's settlement or by a release (TigerBeetle's two-phase transfers)."""
 
     class Status(models.TextChoices):
-        PENDING = "pending", "冻结中"
-        SETTLED = "settled", "已结算"
-        RELEASED = "released", "已解冻"
+        PENDING = "pending", _("冻结中")
+        SETTLED = "settled", _("已结算")
+        RELEASED = "released", _("已解冻")
 
-    game_key = models.CharField(max_length=100)
+    game_key = models.CharField(_("对局键"), max_length=100)
     user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT,
-                             related_name="holds")
-    amount = models.BigIntegerField()
-    status = models.CharField(max_length=10, choices=Status.choices, default=Status.PENDING)
+                             related_name="holds", verbose_name=_("玩家"))
+    amount = models.BigIntegerField(_("金额"))
+    status = models.CharField(_("状态"), max_length=10, choices=Status.choices,
+                              default=Status.PENDING)
     freeze = models.ForeignKey(Transaction, null=True, blank=True, on_delete=models.PROTECT,
-                               related_name="frozen_holds")
+                               related_name="frozen_holds", verbose_name=_("冻结交易"))
     resolved_by = models.ForeignKey(Transaction, null=True, blank=True,
-                                    on_delete=models.PROTECT, related_name="resolved_holds")
-    created_at = models.DateTimeField(auto_now_add=True)
-    resolved_at = models.DateTimeField(null=True, blank=True)
+                                    on_delete=models.PROTECT, related_name="resolved_holds",
+                                    verbose_name=_("了结交易"))
+    created_at = models.DateTimeField(_("创建时间"), auto_now_add=True)
+    resolved_at = models.DateTimeField(_("了结时间"), null=True, blank=True)
 
     class Meta:
-        verbose_name = "冻结"
-        verbose_name_plural = "冻结"
+        verbose_name = pgettext_lazy("账本", "冻结")
+        verbose_name_plural = pgettext_lazy("复数", "冻结")
         constraints = [
             models.UniqueConstraint(fields=["game_key", "user"], name="one_hold_per_game_and_user"),
             models.CheckConstraint(condition=Q(amount__gte=0), name="hold_amount_not_negative"),
@@ -144,20 +150,22 @@ class Hold(models.Model):
 
 
 class Leg(models.Model):
-    transaction = models.ForeignKey(Transaction, on_delete=models.PROTECT, related_name="legs")
-    account = models.ForeignKey(Account, on_delete=models.PROTECT, related_name="legs")
-    amount = models.BigIntegerField()
+    transaction = models.ForeignKey(Transaction, on_delete=models.PROTECT, related_name="legs",
+                                    verbose_name=pgettext_lazy("账本", "交易"))
+    account = models.ForeignKey(Account, on_delete=models.PROTECT, related_name="legs",
+                                verbose_name=pgettext_lazy("账本", "账户"))
+    amount = models.BigIntegerField(_("金额"))
     # A player's balance after this leg (their statement shows it); empty for the
     # shared system accounts, which are incremented without reading them.
-    balance_after = models.BigIntegerField(null=True, blank=True)
+    balance_after = models.BigIntegerField(_("记账后余额"), null=True, blank=True)
     # Escrow legs name the hold they fund or resolve, so the audit can prove each
     # hold was frozen once and resolved at most once.
     hold = models.ForeignKey(Hold, null=True, blank=True, on_delete=models.PROTECT,
-                             related_name="legs")
+                             related_name="legs", verbose_name=pgettext_lazy("账本", "冻结"))
 
     class Meta:
-        verbose_name = "分录"
-        verbose_name_plural = "分录"
+        verbose_name = pgettext_lazy("账本", "分录")
+        verbose_name_plural = pgettext_lazy("复数", "分录")
         ordering = ["id"]
         constraints = [
             models.CheckConstraint(condition=~Q(amount=0), name="leg_amount_not_zero"),

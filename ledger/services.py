@@ -8,11 +8,13 @@ import hashlib
 import json
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
+from typing import Any
 
 from django.conf import settings
 from django.db import IntegrityError, transaction
 from django.db.models import Q
 from django.utils import timezone
+from django.utils.translation import gettext_lazy as _
 
 from accounts.models import User
 from accounts.services import levels_refresh
@@ -23,7 +25,20 @@ from .settlement import plan_coins, plan_points
 
 
 class LedgerError(ValueError):
-    """A posting the ledger refuses; nothing was written."""
+    """A posting the ledger refuses; nothing was written.
+
+    Like games.errors.ActionError, ``message`` is a lazy translation and ``params`` its
+    parameters: ``str(error)`` renders it in the language active at that moment (an
+    admin page's, or a table page's when a game cannot start; docs/i18n.md)."""
+
+    def __init__(self, message: Any, params: dict[str, Any] | None = None) -> None:
+        super().__init__(message)
+        self.message = message
+        self.params = params or {}
+
+    def __str__(self) -> str:
+        text = str(self.message)
+        return text % self.params if self.params else text
 
 
 @dataclass(frozen=True)
@@ -117,8 +132,8 @@ def ledger_post(*, key: str, kind: Kind | str, legs: Sequence[LegSpec], memo: st
                 game_key=game_key, reverses=reverses, created_by=created_by)
         except IntegrityError:
             # Only a posting on other accounts can race past the locks: other contents.
-            raise LedgerError(f"idempotency key {key!r} is taken by another posting, or "
-                              "the transaction was corrected already") from None
+            raise LedgerError(_("幂等键 “%(key)s” 已被另一笔记账使用，或该交易已冲正过"),
+                              {"key": key}) from None
         sql.insert_legs([(posted.pk, leg.account.pk, leg.amount, after,
                           leg.hold.pk if leg.hold else None) for leg, after in rows])
         sql.set_balances({pk: account.balance for pk, account in players.items()})
@@ -135,7 +150,8 @@ def _increment_system_accounts(deltas: dict[int, int]) -> None:
         try:
             sql.add_to_balance(pk, deltas[pk])
         except IntegrityError:  # the balance CHECK: escrow and fees never go negative
-            raise LedgerError(f"system account {pk} would go below zero") from None
+            raise LedgerError(_("系统账户 %(account)s 的余额将低于零"),
+                              {"account": pk}) from None
 
 
 def _merge(legs: Iterable[LegSpec]) -> list[LegSpec]:
@@ -143,7 +159,7 @@ def _merge(legs: Iterable[LegSpec]) -> list[LegSpec]:
     totals: dict[tuple[int, int | None], LegSpec] = {}
     for leg in legs:
         if isinstance(leg.amount, bool) or not isinstance(leg.amount, int):
-            raise LedgerError(f"amounts are whole numbers, not {leg.amount!r}")
+            raise LedgerError(_("金额须为整数，不能是 %(amount)s"), {"amount": repr(leg.amount)})
         key = (leg.account.pk, leg.hold.pk if leg.hold else None)
         if key in totals:
             leg = LegSpec(leg.account, totals[key].amount + leg.amount, leg.hold)
@@ -153,19 +169,21 @@ def _merge(legs: Iterable[LegSpec]) -> list[LegSpec]:
 
 def _check_balanced(legs: list[LegSpec]) -> None:
     if not legs:
-        raise LedgerError("a transaction needs legs")
+        raise LedgerError(_("一笔交易至少要有一条分录"))
     sums: dict[str, int] = {}
     for leg in legs:
         sums[leg.account.currency] = sums.get(leg.account.currency, 0) + leg.amount
     for currency, total in sums.items():
         if total:
-            raise LedgerError(f"the {currency} legs sum to {total}, not zero")
+            raise LedgerError(_("%(currency)s分录合计为 %(total)d，不为零"),
+                              {"currency": Currency(currency).label, "total": total})
 
 
 def _check_allowed(account: Account, balance: int) -> None:
     if balance < 0 and account.currency == Currency.COIN \
             and account.system not in MAY_GO_NEGATIVE:
-        raise LedgerError(f"{account} would go below zero ({balance})")
+        raise LedgerError(_("%(account)s 的余额将低于零（%(balance)d）"),
+                          {"account": account, "balance": balance})
 
 
 def _fingerprint(kind: str, legs: list[LegSpec]) -> str:
@@ -176,7 +194,7 @@ def _fingerprint(kind: str, legs: list[LegSpec]) -> str:
 
 def _same_or_raise(existing: Transaction, fingerprint: str) -> Transaction:
     if existing.fingerprint != fingerprint:
-        raise LedgerError(f"idempotency key {existing.key!r} was used for other contents")
+        raise LedgerError(_("幂等键 “%(key)s” 已用于内容不同的记账"), {"key": existing.key})
     return existing
 
 
@@ -185,7 +203,7 @@ def _same_or_raise(existing: Transaction, fingerprint: str) -> Transaction:
 def grant_coins(*, user: User, amount: int, key: str, memo: str = "") -> Transaction:
     """Coins from the issuance account (the starting grant, promotions)."""
     if amount <= 0:
-        raise LedgerError("a grant must be positive")
+        raise LedgerError(_("赠送的数额必须为正"))
     return ledger_post(key=key, kind=Kind.GRANT, memo=memo, legs=[
         LegSpec(user_account(user, Currency.COIN), amount),
         LegSpec(system_account(SystemAccount.ISSUANCE, Currency.COIN), -amount),
@@ -204,7 +222,7 @@ def adjust_balance(*, user: User, currency: Currency | str, amount: int, reason:
                    key: str, actor: User | None = None) -> Transaction:
     """An operator's adjustment, against the house account."""
     if not reason.strip():
-        raise LedgerError("an adjustment needs a reason")
+        raise LedgerError(_("调整须填写原因"))
     return ledger_post(key=key, kind=Kind.ADJUSTMENT, memo=reason, created_by=actor, legs=[
         LegSpec(user_account(user, currency), amount),
         LegSpec(system_account(SystemAccount.HOUSE, currency), -amount),
@@ -222,14 +240,14 @@ def freeze_game_coins(*, game_key: str, stakes: Sequence[tuple[User, int]]) -> l
     """Freeze each player's stake for a game in one transaction, each capped at the
     player's balance (金币冻结, RULES §8). Calling again returns the first holds."""
     if any(amount <= 0 for _, amount in stakes):
-        raise LedgerError("a hold must be positive")
+        raise LedgerError(_("冻结的数额必须为正"))
     with transaction.atomic():
         existing = {hold.user_id: hold for hold in Hold.objects.filter(
             game_key=game_key, user__in=[user for user, _ in stakes])}
         if len(existing) == len(stakes):
             return [existing[user.pk] for user, _ in stakes]
         if existing:
-            raise LedgerError(f"some players of {game_key} already have holds")
+            raise LedgerError(_("%(game)s 已有部分玩家的金币被冻结"), {"game": game_key})
         found = accounts_of(users=[user for user, _ in stakes], systems=[SystemAccount.ESCROW],
                             currencies=[Currency.COIN])
         escrow = found[(SystemAccount.ESCROW, Currency.COIN)]
@@ -240,13 +258,13 @@ def freeze_game_coins(*, game_key: str, stakes: Sequence[tuple[User, int]]) -> l
         for user, amount in stakes:
             frozen = min(amount, accounts[user.pk].balance)
             if frozen <= 0:
-                raise LedgerError(f"{user} has no coins to freeze")
+                raise LedgerError(_("%(player)s 没有可冻结的金币"), {"player": user})
             hold = Hold(game_key=game_key, user=user, amount=frozen)
             holds.append(hold)
         try:
             Hold.objects.bulk_create(holds)
         except IntegrityError:
-            raise LedgerError(f"coins for {game_key} are being frozen already") from None
+            raise LedgerError(_("%(game)s 的金币正在冻结中"), {"game": game_key}) from None
         for hold in holds:
             legs += [LegSpec(accounts[hold.user_id], -hold.amount),
                      LegSpec(escrow, hold.amount, hold)]
@@ -289,7 +307,7 @@ def _resolve(holds: Sequence[Hold], status: str, posted: Transaction) -> None:
                                   status=Hold.Status.PENDING).update(
         status=status, resolved_by=posted, resolved_at=now)
     if changed != len(holds):
-        raise LedgerError("a hold of this game was already resolved")
+        raise LedgerError(_("本局已有一笔冻结了结过"))
     for hold in holds:
         hold.status, hold.resolved_by, hold.resolved_at = status, posted, now
 
@@ -313,10 +331,10 @@ def settle_game(*, game_key: str, players: Sequence[User], scores: Sequence[int]
     in the same transaction. Returns None when nothing moves (no holds, all zero)."""
     key = f"settle:{game_key}"
     if len(players) != len(scores):
-        raise LedgerError("one score per player")
+        raise LedgerError(_("每位玩家须有一个分数"))
     # A player listed twice would draw on the same hold twice (escrow legs of -2 × hold).
     if len({user.pk for user in players}) != len(players):
-        raise LedgerError("a player is listed twice")
+        raise LedgerError(_("有玩家被列出两次"))
     with transaction.atomic():
         holds = {hold.user_id: hold for hold in
                  Hold.objects.select_for_update().filter(game_key=game_key)}
@@ -341,7 +359,7 @@ def settle_game(*, game_key: str, players: Sequence[User], scores: Sequence[int]
         if coins:
             legs += _coin_legs(players, scores, holds, accounts, coefficient, fee, escape)
         elif holds:
-            raise LedgerError("coins were frozen for a game settled in points only")
+            raise LedgerError(_("只结算积分的对局却冻结了金币"))
         if not any(leg.amount for leg in legs):
             return None  # nothing moves: a points game that ended all square
         kind = Kind.ESCAPE_PENALTY if escape else Kind.SETTLEMENT
@@ -360,7 +378,7 @@ def _same_points_or_raise(existing: Transaction, players: Sequence[User],
                   .values_list("account__user_id", "amount"))
     asked = {user.pk: delta for user, delta in zip(players, point_deltas) if delta}
     if posted != asked:
-        raise LedgerError(f"{existing.key} was settled already, with other scores")
+        raise LedgerError(_("%(key)s 已按不同的分数结算过"), {"key": existing.key})
 
 
 def _coin_legs(players: Sequence[User], scores: Sequence[int], holds: dict[int, Hold],
@@ -368,13 +386,14 @@ def _coin_legs(players: Sequence[User], scores: Sequence[int], holds: dict[int, 
                escape: Escape | None) -> list[LegSpec]:
     missing = [str(user) for user in players if user.pk not in holds]
     if missing:
-        raise LedgerError(f"no coins frozen for {', '.join(missing)}")
+        raise LedgerError(_("未冻结这些玩家的金币：%(players)s"),
+                          {"players": ", ".join(missing)})
     # Every hold of the game is marked settled below: one of someone not playing would
     # be marked settled with its coins left in escrow. Release it first.
     if len(holds) != len(players):
-        raise LedgerError("coins are frozen for this game by someone who is not a player")
+        raise LedgerError(_("有不是本局玩家的人为本局冻结了金币"))
     if any(hold.status != Hold.Status.PENDING for hold in holds.values()):
-        raise LedgerError("a hold of this game was already resolved")
+        raise LedgerError(_("本局已有一笔冻结了结过"))
     plan = plan_coins(
         scores, [holds[user.pk].amount for user in players], coefficient, fee,
         escaper=escape.seat if escape else None,
@@ -398,11 +417,11 @@ def correct_transaction(*, original: Transaction, reason: str,
     """Reverse a transaction with a new one (legs are never changed). Money that was
     frozen goes back to its owner rather than into escrow, so holds stay resolved."""
     if not reason.strip():
-        raise LedgerError("a correction needs a reason")
+        raise LedgerError(_("冲正须填写原因"))
     if original.kind in (Kind.FREEZE, Kind.RELEASE):
-        raise LedgerError("freezes and releases are not corrected: settle or release the hold")
+        raise LedgerError(_("冻结和解冻不能冲正：请结算或解冻这笔冻结"))
     if hasattr(original, "reversed_by"):
-        raise LedgerError("that transaction has already been corrected")
+        raise LedgerError(_("这笔交易已冲正过"))
     legs = []
     for leg in original.legs.select_related("account", "hold__user"):
         account = leg.account

@@ -30,7 +30,7 @@ ENTRIES_PER_PAGE = 20
 # tens of thousands of vertices is no use to anyone and slows the page.
 CHART_MAX_POINTS = 500
 
-# The model's labels are plain strings; these go through translation.
+# The statements' labels: fuller than the model's (对局结算 for 结算, 金币冻结 for 冻结).
 KIND_LABELS = {
     Kind.GRANT: _("赠送"),
     Kind.SETTLEMENT: _("对局结算"),

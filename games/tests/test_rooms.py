@@ -6,6 +6,7 @@ import pytest
 from django.core.exceptions import ValidationError
 from django.core.management import call_command
 from django.urls import reverse
+from django.utils import translation
 
 from accounts.models import User
 from games.actions import game_act
@@ -20,7 +21,8 @@ pytestmark = pytest.mark.django_db
 
 
 def errors_of(room: Room) -> dict[str, list[str]]:
-    with pytest.raises(ValidationError) as caught:
+    # In the source language, whatever an earlier test's request left active.
+    with translation.override("zh-hans"), pytest.raises(ValidationError) as caught:
         room.full_clean()
     return caught.value.message_dict
 
@@ -36,7 +38,7 @@ def test_coin_room_without_coefficient_is_refused_on_the_coefficient():
                                max_loss=20000))
 
     assert list(errors) == ["coefficient"]
-    assert "coefficient N" in errors["coefficient"][0]
+    assert "系数 N 至少为 1" in errors["coefficient"][0]
 
 
 def test_max_loss_below_the_fee_is_refused_on_max_loss():
@@ -44,7 +46,8 @@ def test_max_loss_below_the_fee_is_refused_on_max_loss():
                                max_loss=40))
 
     assert list(errors) == ["max_loss"]
-    assert "max loss 40" in errors["max_loss"][0] and "fee A (50)" in errors["max_loss"][0]
+    assert "最多冻结金币（40）" in errors["max_loss"][0]
+    assert "系统回收 A（50）" in errors["max_loss"][0]
 
 
 def test_coin_room_with_nothing_to_freeze_is_refused_on_max_loss():
@@ -66,7 +69,7 @@ def test_tiny_timeouts_are_refused_each_on_its_own_field():
     errors = errors_of(qq_room(turn_seconds=4, first_turn_seconds=2, ready_seconds=1))
 
     assert set(errors) == {"turn_seconds", "first_turn_seconds", "ready_seconds"}
-    assert "at least 5 seconds" in errors["first_turn_seconds"][0]
+    assert "至少为 5 秒" in errors["first_turn_seconds"][0]
 
 
 def test_points_room_with_a_zero_stake_unit_is_refused():
@@ -90,7 +93,7 @@ def test_a_room_with_tables_keeps_a_rule_set_of_the_same_size():
     errors = errors_of(room)
 
     assert list(errors) == ["rule_set"]
-    assert "4 seats" in errors["rule_set"][0]
+    assert "有 4 个座位" in errors["rule_set"][0]
 
 
 # --- admin --------------------------------------------------------------------------------
@@ -119,7 +122,7 @@ def test_admin_refuses_a_bad_room_with_the_message_on_its_field(admin_client):
     assert response.status_code == 200  # the form again, not a redirect
     errors = response.context["adminform"].form.errors
     assert set(errors) == {"coefficient", "max_loss"}
-    assert "coefficient N" in response.content.decode()
+    assert "系数 N 至少为 1" in response.content.decode()
     assert not Room.objects.exists()
 
 

@@ -53,7 +53,7 @@ def test_a_config_that_is_not_an_object_is_refused():
 
 @pytest.mark.django_db
 def test_the_config_name_must_match_the_row_name():
-    assert "'x'" in config_error(preset_config(), name="y")
+    assert "“x”" in config_error(preset_config(), name="y")
 
 
 @pytest.mark.django_db

@@ -9,6 +9,15 @@ refusals inside ``ledger_post``'s savepoint-less block use ``transaction=True``.
 
 import pytest
 from django.db import connection
+from django.utils import translation
+
+
+@pytest.fixture(autouse=True)
+def refusals_in_the_source_language():
+    """LedgerError texts render in the active language (docs/i18n.md); these tests read
+    them in the source language, whatever an earlier test's request left active."""
+    with translation.override("zh-hans"):
+        yield
 
 
 @pytest.fixture(autouse=True)

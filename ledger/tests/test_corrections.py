@@ -82,7 +82,7 @@ def test_a_transaction_is_corrected_at_most_once():
     players, _, settled = settled_game()
     correct_transaction(original=settled, reason="first")
     after_first = ledger_snapshot()
-    with pytest.raises(LedgerError, match="already been corrected"):
+    with pytest.raises(LedgerError, match="这笔交易已冲正过"):
         correct_transaction(original=Transaction.objects.get(pk=settled.pk), reason="again")
     assert ledger_snapshot() == after_first
     assert coins_of(players) == [10000] * 4
@@ -92,7 +92,7 @@ def test_a_second_correction_with_the_same_object_in_hand_is_refused_too():
     _, _, settled = settled_game()
     correct_transaction(original=settled, reason="first")
     after_first = ledger_snapshot()
-    with pytest.raises(LedgerError, match="already been corrected"):
+    with pytest.raises(LedgerError, match="这笔交易已冲正过"):
         correct_transaction(original=settled, reason="double click")
     assert ledger_snapshot() == after_first
 
@@ -103,7 +103,7 @@ def test_freezes_and_releases_cannot_be_corrected():
     released = release_hold(hold)
     before = ledger_snapshot()
     for original in (Transaction.objects.get(pk=hold.freeze_id), released.resolved_by):
-        with pytest.raises(LedgerError, match="not corrected"):
+        with pytest.raises(LedgerError, match="不能冲正"):
             correct_transaction(original=original, reason="test")
     assert ledger_snapshot() == before
 
@@ -116,7 +116,7 @@ def test_a_correction_that_would_take_a_players_coins_below_zero_is_refused():
     # would leave them at -1950.
     freeze_coins(user=winner, game_key=unique("game"), amount=11950)
     before = ledger_snapshot()
-    with pytest.raises(LedgerError, match="below zero"):
+    with pytest.raises(LedgerError, match="低于零"):
         correct_transaction(original=settled, reason="test")
     assert ledger_snapshot() == before
     assert not Transaction.objects.filter(reverses=settled).exists()
@@ -127,7 +127,7 @@ def test_a_correction_needs_a_reason():
     user = make_user()
     grant = grant_coins(user=user, amount=10, key=unique("grant"))
     before = ledger_snapshot()
-    with pytest.raises(LedgerError, match="reason"):
+    with pytest.raises(LedgerError, match="原因"):
         correct_transaction(original=grant, reason="  ")
     assert ledger_snapshot() == before
 

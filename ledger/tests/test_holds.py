@@ -106,7 +106,7 @@ def test_settling_a_game_with_a_released_hold_is_a_second_resolution_and_raises(
     holds = [freeze_coins(user=user, game_key=game_key, amount=5000) for user in players]
     release_hold(holds[2])
     before = ledger_snapshot()
-    with pytest.raises(LedgerError, match="already resolved"):
+    with pytest.raises(LedgerError, match="了结过"):
         settle_game(game_key=game_key, players=players, scores=[4, -4, 4, -4], coins=True,
                     coefficient=500, fee=50)
     assert ledger_snapshot() == before

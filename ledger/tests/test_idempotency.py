@@ -39,11 +39,11 @@ def test_the_same_key_with_other_contents_raises_and_writes_nothing():
     key = unique("grant")
     grant_coins(user=user, amount=500, key=key)
     before = ledger_snapshot()
-    with pytest.raises(LedgerError, match="other contents"):
+    with pytest.raises(LedgerError, match="内容不同"):
         grant_coins(user=user, amount=501, key=key)
-    with pytest.raises(LedgerError, match="other contents"):
+    with pytest.raises(LedgerError, match="内容不同"):
         grant_coins(user=make_user(), amount=500, key=key)
-    with pytest.raises(LedgerError, match="other contents"):
+    with pytest.raises(LedgerError, match="内容不同"):
         adjust_balance(user=user, currency=Currency.COIN, amount=500, reason="same key",
                        key=key)
     after = ledger_snapshot()
@@ -95,17 +95,17 @@ def test_unbalanced_or_empty_or_fractional_postings_are_refused_before_writing()
     issuance = system_account(SystemAccount.ISSUANCE, Currency.COIN)
     points = user_account(user, Currency.POINT)
     before = ledger_snapshot()
-    with pytest.raises(LedgerError, match="sum to"):
+    with pytest.raises(LedgerError, match="合计为"):
         ledger_post(key=unique("bad"), kind="grant", legs=[LegSpec(mine, 7),
                                                            LegSpec(issuance, -6)])
-    with pytest.raises(LedgerError, match="sum to"):  # coins cannot pay for points
+    with pytest.raises(LedgerError, match="合计为"):  # coins cannot pay for points
         ledger_post(key=unique("bad"), kind="grant", legs=[LegSpec(points, 7),
                                                            LegSpec(issuance, -7)])
-    with pytest.raises(LedgerError, match="needs legs"):
+    with pytest.raises(LedgerError, match="至少要有一条分录"):
         ledger_post(key=unique("bad"), kind="grant", legs=[])
-    with pytest.raises(LedgerError, match="needs legs"):  # legs of zero are dropped
+    with pytest.raises(LedgerError, match="至少要有一条分录"):  # legs of zero are dropped
         ledger_post(key=unique("bad"), kind="grant", legs=[LegSpec(mine, 0)])
-    with pytest.raises(LedgerError, match="whole numbers"):
+    with pytest.raises(LedgerError, match="整数"):
         ledger_post(key=unique("bad"), kind="grant", legs=[LegSpec(mine, 0.5),
                                                            LegSpec(issuance, -0.5)])
     assert ledger_snapshot() == before
@@ -120,6 +120,6 @@ def test_settling_a_game_again_with_other_scores_is_refused_and_changes_nothing(
     first = settle_game(game_key=game, players=players, scores=[4, 4, -4, -4])
     before = ledger_snapshot()
     assert settle_game(game_key=game, players=players, scores=[4, 4, -4, -4]).pk == first.pk
-    with pytest.raises(LedgerError, match="other scores"):
+    with pytest.raises(LedgerError, match="不同的分数"):
         settle_game(game_key=game, players=players, scores=[2, -2, 2, -2])
     assert ledger_snapshot() == before

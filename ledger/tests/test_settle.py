@@ -99,7 +99,7 @@ def test_a_loser_whose_whole_balance_was_frozen_ends_at_zero_never_below():
 def test_an_adjustment_that_would_take_a_players_coins_below_zero_is_refused():
     user = make_user(coins=100)
     before = ledger_snapshot()
-    with pytest.raises(LedgerError, match="below zero"):
+    with pytest.raises(LedgerError, match="低于零"):
         adjust_balance(user=user, currency=Currency.COIN, amount=-101, reason="test",
                        key=unique("adjust"))
     assert ledger_snapshot() == before
@@ -144,7 +144,7 @@ def test_settling_coins_without_a_hold_for_every_player_is_refused_and_writes_no
     for user in players[:3]:
         freeze_coins(user=user, game_key=game_key, amount=5000)
     before = ledger_snapshot()
-    with pytest.raises(LedgerError, match="no coins frozen"):
+    with pytest.raises(LedgerError, match="未冻结"):
         settle_game(game_key=game_key, players=players, scores=[4, -4, 4, -4], coins=True,
                     coefficient=500, fee=50)
     assert ledger_snapshot() == before
@@ -153,7 +153,7 @@ def test_settling_coins_without_a_hold_for_every_player_is_refused_and_writes_no
 def test_settling_in_points_only_a_game_with_frozen_coins_is_refused():
     players, game_key = seat_coin_game([10000] * 4, max_loss=5000)
     before = ledger_snapshot()
-    with pytest.raises(LedgerError, match="points only"):
+    with pytest.raises(LedgerError, match="只结算积分"):
         settle_game(game_key=game_key, players=players, scores=[4, -4, 4, -4])
     assert ledger_snapshot() == before
 
@@ -164,7 +164,7 @@ def test_settling_is_refused_while_someone_not_playing_holds_coins_for_the_game(
     bystander = make_user(10000)
     freeze_coins(user=bystander, game_key=game_key, amount=5000)
     before = ledger_snapshot()
-    with pytest.raises(LedgerError, match="not a player"):
+    with pytest.raises(LedgerError, match="不是本局玩家"):
         settle_game(game_key=game_key, players=players, scores=[4, -4, 4, -4], coins=True,
                     coefficient=500, fee=50)
     assert ledger_snapshot() == before
@@ -174,10 +174,10 @@ def test_settling_is_refused_while_someone_not_playing_holds_coins_for_the_game(
 def test_settling_with_a_player_listed_twice_is_refused():
     players, game_key = seat_coin_game([10000] * 4, max_loss=5000)
     before = ledger_snapshot()
-    with pytest.raises(LedgerError, match="twice"):
+    with pytest.raises(LedgerError, match="两次"):
         settle_game(game_key=game_key, players=[players[0], players[0], players[2], players[3]],
                     scores=[4, -4, 4, -4], coins=True, coefficient=500, fee=50)
-    with pytest.raises(LedgerError, match="twice"):  # points: +4 and -4 would cancel out
+    with pytest.raises(LedgerError, match="两次"):  # points: +4 and -4 would cancel out
         settle_game(game_key=unique("game"), players=[players[0], players[0], players[2],
                                                       players[3]], scores=[4, -4, 4, -4])
     assert ledger_snapshot() == before

@@ -15,12 +15,18 @@ import pytest
 from django.conf import settings
 from django.test import Client
 from django.urls import reverse
+from django.utils import translation
+from django.utils.translation import gettext_lazy
 
 from accounts.models import Level, User
 from accounts.services import player_sign_up
 from games.actions import game_act
-from games.models import GameRecord, Room, Seat
-from games.tests.room_helpers import make_room, start_game_with_bots
+from games.errors import ActionError
+from games.models import BotPlayer, GameRecord, Room, RuleSetConfig, Seat
+from games.tests.room_helpers import coin_room, make_player, make_room, start_game_with_bots
+from ledger.models import Account, Hold, Transaction
+from ledger.services import LedgerError, correct_transaction
+from shuangkou_site.site_i18n import SYSTEM_MEMOS
 
 # Han characters, and the CJK punctuation and full-width forms (、。，：（）) that would
 # give away an untranslated string even without a Han character in it.
@@ -303,3 +309,149 @@ def test_without_a_choice_the_pages_are_in_simplified_chinese(client, world):
         assert '<html lang="zh-Hans">' in page, name
         assert "大厅" in visible_text(page), name
     assert "快速加入" in pages["lobby"] and "新玩家赠送" in pages["coins"]
+
+
+# --- the admin -----------------------------------------------------------------------------
+
+@pytest.fixture
+def admin_world(world) -> dict:
+    """The pages' world, a coin game running (its holds and freeze), a correction, and
+    an operator to sign in to the admin."""
+    bob = make_player("bob", coins=50000)
+    coin_game = start_game_with_bots(bob, coin_room("QQ 金币场"))
+    grant = Transaction.objects.get(key=f"grant:signup:{world['alice'].pk}")
+    correction = correct_transaction(original=grant, reason="operator's test")
+    boss = User.objects.create_superuser(username="boss", password=PASSWORD)
+    return {**world, "boss": boss, "coin_game": coin_game, "grant": grant,
+            "correction": correction,
+            "account": Account.objects.filter(user=bob).first(),
+            "system_account": Account.objects.filter(system__isnull=False).first(),
+            "hold": Hold.objects.filter(user=bob).first(),
+            "freeze": Transaction.objects.filter(kind="freeze").first()}
+
+
+def admin_pages(world: dict) -> dict[str, str]:
+    def change(model: str, pk: int) -> str:
+        return reverse(f"admin:{model}_change", args=[pk])
+
+    return {
+        "index": reverse("admin:index"),
+        "ledger": reverse("admin:app_list", args=["ledger"]),
+        "games": reverse("admin:app_list", args=["games"]),
+        "accounts": reverse("admin:ledger_account_changelist"),
+        "account": change("ledger_account", world["account"].pk),
+        "system account": change("ledger_account", world["system_account"].pk),
+        "transactions": reverse("admin:ledger_transaction_changelist"),
+        "grant": change("ledger_transaction", world["grant"].pk),
+        "correction": change("ledger_transaction", world["correction"].pk),
+        "freeze": change("ledger_transaction", world["freeze"].pk),
+        "correct": reverse("admin:ledger_transaction_correct", args=[world["freeze"].pk]),
+        "holds": reverse("admin:ledger_hold_changelist"),
+        "hold": change("ledger_hold", world["hold"].pk),
+        "rule sets": reverse("admin:games_rulesetconfig_changelist"),
+        "rule set": change("games_rulesetconfig", RuleSetConfig.objects.get(name="qq").pk),
+        "rooms": reverse("admin:games_room_changelist"),
+        "room": change("games_room", world["coin_game"].room_id),
+        "new room": reverse("admin:games_room_add"),
+        "tables": reverse("admin:games_table_changelist"),
+        "table": change("games_table", world["table"]),
+        "games list": reverse("admin:games_gamerecord_changelist"),
+        "game": change("games_gamerecord", world["record"].pk),
+        "running game": change("games_gamerecord", world["coin_game"].pk),
+        "bots": reverse("admin:games_botplayer_changelist"),
+        "bot": change("games_botplayer", BotPlayer.objects.first().pk),
+        "escapes": reverse("admin:games_gameescape_changelist"),
+    }
+
+
+def admin_data_names() -> list[str]:
+    """Besides the pages' names: rule-set labels and the memos operators wrote (the
+    services' own memos are translated, in the admin too)."""
+    names = set(data_names()) | set(RuleSetConfig.objects.values_list("label", flat=True))
+    names |= set(Transaction.objects.values_list("memo", flat=True)) - SYSTEM_MEMOS - {""}
+    return sorted(names, key=len, reverse=True)
+
+
+def test_the_admin_of_the_ledger_and_the_games_is_english_in_english(client, admin_world):
+    client.force_login(admin_world["boss"])
+    switch(client, "en")
+    names = admin_data_names()
+
+    pages, leaks = {}, {}
+    for name, url in admin_pages(admin_world).items():
+        response = client.get(url)
+        assert response.status_code == 200, (name, url, response.status_code)
+        page = pages[name] = response.content.decode()
+        assert '<html lang="en"' in page, name
+        text = without(visible_text(page), names)
+        chinese = CHINESE.findall(text)
+        if chinese:
+            lines = sorted({line.strip() for line in text.splitlines()
+                            if CHINESE.search(line)})
+            leaks[name] = ("".join(chinese), lines[:5])
+    assert leaks == {}
+    # The models' names, fields, choices and the actions, in English.
+    assert "Ledger" in pages["index"] and "Holds" in pages["index"]
+    assert "Balance" in pages["accounts"] and "Currency" in pages["accounts"]
+    assert "Issuance" in pages["accounts"] and "Escrow" in pages["accounts"]
+    assert "Reverse the selected transactions" in pages["transactions"]
+    assert "New player grant" in pages["transactions"] and "Coins held" in pages["transactions"]
+    assert "Idempotency key" in pages["grant"] and "Reversal" in pages["correction"]
+    assert "Held" in pages["holds"]
+    assert "Coin room" in pages["rooms"] and "Coins each player pays per game." in pages["room"]
+    assert "Bot seats" in pages["game"] and "Seat" in pages["table"]
+
+
+def test_a_ledger_refusal_in_the_admin_is_in_english(client, admin_world):
+    client.force_login(admin_world["boss"])
+    switch(client, "en")
+    url = reverse("admin:ledger_transaction_correct", args=[admin_world["grant"].pk])
+
+    response = client.post(url, {"reason": "once more"}, follow=True)
+
+    page = visible_text(response.content.decode())
+    assert "has already been reversed" in page, page
+    assert not CHINESE.search(without(page, admin_data_names()))
+
+
+def test_a_room_refused_in_the_english_admin_says_why_in_english(client, admin_world):
+    client.force_login(admin_world["boss"])
+    switch(client, "en")
+
+    response = client.post(reverse("admin:games_room_add"), {
+        "name": "New room", "rule_set": RuleSetConfig.objects.get(name="qq").pk,
+        "kind": "coins", "stake_unit": 1, "coefficient": 0, "fee": 10, "min_coins": 5,
+        "max_loss": 5, "turn_seconds": 2, "first_turn_seconds": 30, "ready_seconds": 60,
+        "escape_mode": "end_game", "bots_allowed": "on", "is_open": "on", "position": 0})
+
+    assert response.status_code == 200  # the form again
+    errors = response.context["adminform"].form.errors
+    assert set(errors) == {"coefficient", "max_loss", "min_coins", "turn_seconds"}
+    messages = " ".join(" ".join(field) for field in errors.values())
+    assert not CHINESE.search(messages), messages
+    assert "A coin room needs a coefficient N of at least 1." in messages
+    assert "at least 5 seconds" in messages
+    assert not CHINESE.search(without(visible_text(response.content.decode()),
+                                      admin_data_names()))
+
+
+def test_a_game_that_cannot_start_says_why_in_the_readers_language():
+    error = ActionError(gettext_lazy("无法开局：%(error)s"), {
+        "error": LedgerError(gettext_lazy("%(player)s 没有可冻结的金币"), {"player": "Bob"})})
+
+    with translation.override("en"):
+        assert str(error) == "cannot start: Bob has no coins to freeze"
+    with translation.override("zh-hant"):
+        assert str(error) == "無法開局：Bob 沒有可凍結的金幣"
+    with translation.override("zh-hans"):
+        assert str(error) == "无法开局：Bob 没有可冻结的金币"
+
+
+@pytest.mark.django_db
+def test_the_api_answers_an_unknown_game_in_the_requests_language(client):
+    response = client.get("/api/games/999999", HTTP_ACCEPT_LANGUAGE="en")
+
+    assert response.status_code == 404
+    assert response.json() == {"detail": "There is no game 999999."}
+    chinese = client.get("/api/games/999999").json()["detail"]
+    assert chinese == "没有编号为 999999 的牌局。"
