@@ -36,5 +36,5 @@ warm_task_producer()
 gc.freeze()
 gc.set_threshold(50_000, 50, 1000)
 # The database thread releases the GIL on every query and must get it back from the busy
-# event loop: at the default 5 ms each action cost several times its quiet cost (README).
+# event loop: at the default 5 ms each action cost more than twice its quiet cost (README).
 sys.setswitchinterval(0.0005)
