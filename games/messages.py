@@ -30,13 +30,6 @@ from .engine.records import reading_from_dict, reading_to_dict
 from .engine.rulesets import RuleSet
 from .replay import rank_label, reading_text
 
-# What the engine calls each reading type in its texts (games.engine.records._KIND_NAMES).
-_KIND_BY_NAME = {
-    "single": "single", "pair": "pair", "triple": "triple", "straight": "straight",
-    "pairs": "pairs", "triples": "triples", "bomb": "bomb", "chain bomb": "chain_bomb",
-    "joker bomb": "joker_bomb",
-}
-
 
 def cards_text(text: str) -> str:
     """Rank tokens (``"5 5 T BJ"``) as a player reads them (``5 5 10 大王``)."""
@@ -85,10 +78,9 @@ class _Context:
                             self.wildcards)
 
 
-def _turn(match: re.Match, context: _Context) -> str:
-    # Seats are numbered from 1 for people, as the table page numbers them.
-    return _("现在轮到 %(turn)s 号座位出牌，不是 %(seat)s 号座位") % {
-        "turn": int(match["turn"]) + 1, "seat": int(match["seat"]) + 1}
+def _seat_number(seat: str) -> int:
+    """Seats are numbered from 1 for people, as the table page numbers them."""
+    return int(seat) + 1
 
 
 def _not_beating(match: re.Match, context: _Context) -> str:
@@ -108,12 +100,9 @@ def _read_otherwise(match: re.Match, context: _Context) -> str:
         "reading": context.reading_of(match["cards"]) or match["reading"], "asked": asked}
 
 
-def _fixed(message: str) -> Callable[[re.Match, _Context], str]:
-    return lambda match, context: _(message)
-
-
 def _with(message: str, **convert: Callable[[str], Any]) -> Callable[[re.Match, _Context], str]:
-    """``message`` with the pattern's groups as parameters, each converted if named."""
+    """``message`` with the pattern's groups (if any) as parameters, each converted if
+    named."""
     def render(match: re.Match, context: _Context) -> str:
         params = {name: convert.get(name, str)(value)
                   for name, value in match.groupdict().items()}
@@ -125,26 +114,28 @@ def _with(message: str, **convert: Callable[[str], Any]) -> Callable[[re.Match, 
 # in the order tried. gettext_noop marks each msgid for makemessages; the
 # renderers translate it when called.
 _PATTERNS: list[tuple[re.Pattern, Callable[[re.Match, _Context], str]]] = [
-    (re.compile(r"it is seat (?P<turn>\d+)'s turn, not seat (?P<seat>\d+)'s"), _turn),
+    (re.compile(r"it is seat (?P<turn>\d+)'s turn, not seat (?P<seat>\d+)'s"),
+     _with(gettext_noop("现在轮到 %(turn)s 号座位出牌，不是 %(seat)s 号座位"),
+           turn=_seat_number, seat=_seat_number)),
     (re.compile(r"(?P<cards>.+?) does not beat (?P<reading>.+)"), _not_beating),
     (re.compile(r"(?P<cards>.+?) is read as (?P<reading>.+), not as the (?P<key>type|rank) "
                 r"(?P<value>.+) asked for"), _read_otherwise),
     (re.compile(r"(?P<cards>.+) is not a valid pattern"),
      _with(gettext_noop("%(cards)s 不是有效的牌型"), cards=cards_text)),
     (re.compile(r"you are on lead: a pass is not allowed, play any pattern"),
-     _fixed(gettext_noop("你是首出，不能过牌，请出任意牌型"))),
+     _with(gettext_noop("你是首出，不能过牌，请出任意牌型"))),
     (re.compile(r"the game is over"),
-     _fixed(gettext_noop("本局已经结束"))),
+     _with(gettext_noop("本局已经结束"))),
     (re.compile(r"a seat that escaped stays in 托管 to the end"),
-     _fixed(gettext_noop("逃跑的座位将一直托管到本局结束"))),
+     _with(gettext_noop("逃跑的座位将一直托管到本局结束"))),
     (re.compile(r"this seat has already left the game"),
-     _fixed(gettext_noop("这个座位已经离开了对局"))),
+     _with(gettext_noop("这个座位已经离开了对局"))),
     (re.compile(r"no seat (?P<seat>.+) at this table"),
      _with(gettext_noop("这张牌桌没有座位 %(seat)s"))),
     (re.compile(r"you do not hold all of those cards"),
-     _fixed(gettext_noop("你手里没有这些牌"))),
+     _with(gettext_noop("你手里没有这些牌"))),
     (re.compile(r"a play needs at least one card"),
-     _fixed(gettext_noop("出牌至少要有一张牌"))),
+     _with(gettext_noop("出牌至少要有一张牌"))),
     (re.compile(r"you do not hold (?P<count>\d+) × (?P<rank>\S+)"),
      _with(gettext_noop("你手里没有 %(count)s 张 %(rank)s"), rank=rank_label)),
     (re.compile(r"a card must be a rank token, not (?P<token>.+)"),
@@ -159,7 +150,7 @@ _PATTERNS: list[tuple[re.Pattern, Callable[[re.Match, _Context], str]]] = [
      _with(gettext_noop("不可能的牌：%(count)s 张 %(rank)s，两副牌只有 %(limit)s 张"),
            rank=rank_label)),
     (re.compile(r"those cards are not all in the hand"),
-     _fixed(gettext_noop("这些牌不全在手牌中"))),
+     _with(gettext_noop("这些牌不全在手牌中"))),
 ]
 
 
