@@ -8,6 +8,7 @@ from django import template
 from django.utils.translation import gettext, gettext_noop
 
 from accounts.titles import level_title as _level_title
+from ledger.models import Currency
 
 register = template.Library()
 
@@ -17,7 +18,6 @@ SYSTEM_MEMOS = frozenset((
     gettext_noop("新玩家赠送"), gettext_noop("机器人补充金币"), gettext_noop("金币冻结"),
     gettext_noop("解冻"), gettext_noop("逃跑结算"), gettext_noop("对局结算"),
 ))
-CURRENCY_LABELS = {"coin": gettext_noop("游戏币"), "point": gettext_noop("积分")}
 
 
 @register.filter
@@ -45,8 +45,8 @@ def ledger_kind(kind: str) -> str:
 
 @register.filter
 def currency_label(currency: str) -> str:
-    label = CURRENCY_LABELS.get(currency)
-    return gettext(label) if label is not None else currency
+    """A currency's label, as ledger.models.Currency names it."""
+    return str(Currency(currency).label) if currency in Currency.values else currency
 
 
 @register.filter
