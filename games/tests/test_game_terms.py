@@ -36,10 +36,8 @@ def test_an_edit_of_the_room_during_a_game_applies_to_the_next_game_only(
     assert record.settled_at is not None
     # Every seat paid the fee it was dealt with (RULES §8), not the edited one.
     assert fees_collected() - before == 10 * len(record.players)
-    # Winners gain score × N − A with the N dealt (no loser here can hit max_loss).
-    for score, change in zip(record.result["scores"], record.settlement["coins"]):
-        if score > 0:
-            assert change == score * 100 - 10
+    # Every seat moves score × N − A with the N dealt (no loser here can hit max_loss).
+    assert record.settlement["coins"] == [score * 100 - 10 for score in record.result["scores"]]
     nxt = GameRecord(room=room, terms=Room.objects.get(pk=room.pk).money_terms())
     assert nxt.terms["fee"] == 90 and nxt.terms["coefficient"] == 300
 

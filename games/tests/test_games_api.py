@@ -76,6 +76,7 @@ def test_a_seated_player_sees_their_own_hand_and_no_other(client):
     assert game["seat"] == seat
     assert sorted(game["hand"]) == sorted(hands[seat]) and game["hand"]
     assert game["hand_counts"] == [len(hand) for hand in hands]
+    assert set(hands[seat]) <= cards_in(game)  # cards_in sees cards: its own hand
     assert cards_in(game) & others == set()  # nothing of the others' hands, anywhere
     assert "seed" not in json.dumps(game["history"])
 
