@@ -15,7 +15,7 @@ from collections.abc import Iterator, Mapping, Sequence
 from typing import Any
 
 from django.utils.translation import gettext as _
-from django.utils.translation import pgettext
+from django.utils.translation import gettext_noop, pgettext
 
 from .engine.cards import FULL_DECK, RANK_INDEX, RANK_TOKENS, SUIT_SYMBOLS
 from .engine.game import Game
@@ -69,42 +69,48 @@ def card_faces(codes: set[str]) -> dict[str, dict]:
     return faces
 
 
+# The words of a reading (RULES §4), by its type, and of the jokers standing in for
+# other ranks. games.views.table_strings hands the same texts to static/js/table.js
+# (as "reading_<key>"), whose readingText puts them together like reading_text here.
+READING_TEXTS = {
+    "single": gettext_noop("单张 %(rank)s"),
+    "pair": gettext_noop("对子 %(rank)s"),
+    "triple": gettext_noop("三张 %(rank)s"),
+    "straight": gettext_noop("顺子 %(low)s–%(rank)s"),
+    "pairs": gettext_noop("连对 %(low)s–%(rank)s"),
+    "triples": gettext_noop("连三张 %(low)s–%(rank)s"),
+    "bomb": gettext_noop("%(stars)d 相炸弹 %(rank)s"),
+    "chain_bomb": gettext_noop("%(length)d 连环炸弹到 %(rank)s（%(size)d 张，%(stars)d 星）"),
+    "four_jokers": gettext_noop("天王炸弹"),
+    "three_jokers": gettext_noop("三王炸弹"),
+    "joker_bomb": gettext_noop("%(name)s（%(stars)d 星）"),
+    "wilds": gettext_noop("（%(wilds)s）"),
+    "wild": gettext_noop("%(joker)s当%(rank)s"),
+}
+READING_TYPES = ("single", "pair", "triple", "straight", "pairs", "triples", "bomb",
+                 "chain_bomb", "joker_bomb")
+
+
 def reading_text(reading: Mapping[str, Any], cards: Sequence[str] = (),
                  wildcards: Sequence[str] = ()) -> str:
     """A recorded reading (RULES §4, the ``play`` event's ``reading``) in words."""
     kind = reading.get("type")
-    rank = rank_label(reading.get("rank", ""))
     length = reading.get("length", 1)
     low = ""
     if kind in ("straight", "pairs", "triples") and reading.get("rank") in RANK_INDEX:
         low = rank_label(RANK_TOKENS[RANK_INDEX[reading["rank"]] - length + 1])
-    stars = reading.get("stars", 0)
-    if kind == "single":
-        text = _("单张 %(rank)s") % {"rank": rank}
-    elif kind == "pair":
-        text = _("对子 %(rank)s") % {"rank": rank}
-    elif kind == "triple":
-        text = _("三张 %(rank)s") % {"rank": rank}
-    elif kind == "straight":
-        text = _("顺子 %(low)s–%(rank)s") % {"low": low, "rank": rank}
-    elif kind == "pairs":
-        text = _("连对 %(low)s–%(rank)s") % {"low": low, "rank": rank}
-    elif kind == "triples":
-        text = _("连三张 %(low)s–%(rank)s") % {"low": low, "rank": rank}
-    elif kind == "bomb":
-        text = _("%(stars)d 相炸弹 %(rank)s") % {"rank": rank, "stars": stars}
-    elif kind == "chain_bomb":
-        text = _("%(length)d 连环炸弹到 %(rank)s（%(size)d 张，%(stars)d 星）") % {
-            "length": length, "rank": rank, "size": reading.get("size", 0), "stars": stars}
-    elif kind == "joker_bomb":
-        text = _("天王炸弹") if reading.get("size") == 4 else _("三王炸弹")
-        text = _("%(name)s（%(stars)d 星）") % {"name": text, "stars": stars}
+    if kind in READING_TYPES:
+        jokers = "four_jokers" if reading.get("size") == 4 else "three_jokers"
+        text = _(READING_TEXTS[kind]) % {
+            "rank": rank_label(reading.get("rank", "")), "low": low, "length": length,
+            "size": reading.get("size", 0), "stars": reading.get("stars", 0),
+            "name": _(READING_TEXTS[jokers])}
     else:
         text = reading.get("text", "")
     filled = reading.get("filled") or []
     if filled:
-        text += _("（%(wilds)s）") % {"wilds": _("、").join(
-            _("%(joker)s当%(rank)s") % {"joker": rank_label(joker), "rank": rank_label(token)}
+        text += _(READING_TEXTS["wilds"]) % {"wilds": _("、").join(
+            _(READING_TEXTS["wild"]) % {"joker": rank_label(joker), "rank": rank_label(token)}
             for joker, token in zip(_wild_jokers(reading, cards, wildcards), filled))}
     return text
 

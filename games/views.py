@@ -21,6 +21,7 @@ from . import tables
 from .errors import ActionError
 from .lobby import ROOMS_FRAGMENT_ID
 from .models import Seat, Table
+from .replay import READING_TEXTS
 from .selectors import lobby_rooms, table_state
 
 
@@ -93,8 +94,8 @@ def _seat_position(offset: int, count: int) -> str:
 def table_strings() -> dict[str, str]:
     """Every text static/js/table.js shows, translated here so that makemessages sees
     them; the template renders them into a JSON block (``#table-strings``). The script
-    has no texts of its own: readings, too, are put together from these (the same
-    words as games.replay.reading_text)."""
+    has no texts of its own: readings, too, are put together from these (the words
+    of games.replay.reading_text, READING_TEXTS)."""
     return {
         "connecting": _("连接中…"),
         "connected": _("已连接"),
@@ -162,19 +163,7 @@ def table_strings() -> dict[str, str]:
         "list_separator": _("、"),
         "timeout_warning": _("请注意，你已经超时 %(count)s 次了，超时三次，系统将自动托管游戏"),
         "joker": _("王"),
-        "reading_single": _("单张 %(rank)s"),
-        "reading_pair": _("对子 %(rank)s"),
-        "reading_triple": _("三张 %(rank)s"),
-        "reading_straight": _("顺子 %(low)s–%(rank)s"),
-        "reading_pairs": _("连对 %(low)s–%(rank)s"),
-        "reading_triples": _("连三张 %(low)s–%(rank)s"),
-        "reading_bomb": _("%(stars)d 相炸弹 %(rank)s"),
-        "reading_chain_bomb": _("%(length)d 连环炸弹到 %(rank)s（%(size)d 张，%(stars)d 星）"),
-        "reading_four_jokers": _("天王炸弹"),
-        "reading_three_jokers": _("三王炸弹"),
-        "reading_joker_bomb": _("%(name)s（%(stars)d 星）"),
-        "reading_wilds": _("（%(wilds)s）"),
-        "reading_wild": _("%(joker)s当%(rank)s"),
+        **{f"reading_{key}": _(text) for key, text in READING_TEXTS.items()},
     }
 
 
