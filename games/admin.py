@@ -20,9 +20,9 @@ from django.utils.http import urlencode
 from django.utils.translation import gettext_lazy
 
 from ledger.models import Account, Currency
+from shuangkou_site.admin_readonly import ReadOnlyMixin
 
 from .admin_escapes import GameEscapeAdmin  # noqa: F401 (registers the escapes' admin)
-from .admin_readonly import ReadOnlyMixin
 from .models import BotPlayer, GameEvent, GameRecord, Room, RuleSetConfig, Seat, Table
 
 

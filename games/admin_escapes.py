@@ -18,8 +18,8 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
 from accounts.models import User
+from shuangkou_site.admin_readonly import ReadOnlyMixin
 
-from .admin_readonly import ReadOnlyMixin
 from .escapes import EscapeCost, escape_costs
 from .models import GameEscape, GameRecord, Room
 

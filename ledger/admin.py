@@ -16,27 +16,15 @@ from django.urls import path, reverse
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
+from shuangkou_site.admin_readonly import ReadOnlyMixin
 from shuangkou_site.site_i18n import ledger_memo
 
 from .models import Account, Hold, Leg, Transaction
 from .services import LedgerError, correct_transaction
 
 
-class ReadOnlyAdmin(admin.ModelAdmin):
-    """View only: no add, change or delete, for anyone."""
-
-    def has_add_permission(self, request, obj=None) -> bool:
-        return False
-
-    def has_change_permission(self, request, obj=None) -> bool:
-        return False
-
-    def has_delete_permission(self, request, obj=None) -> bool:
-        return False
-
-
 @admin.register(Account)
-class AccountAdmin(ReadOnlyAdmin):
+class AccountAdmin(ReadOnlyMixin, admin.ModelAdmin):
     list_display = ("id", "owner", "currency", "balance", "created_at")
     list_filter = ("currency", "system")
     search_fields = ("user__username", "user__nickname", "system")
@@ -48,7 +36,7 @@ class AccountAdmin(ReadOnlyAdmin):
         return account.get_system_display() if account.system else str(account.user)
 
 
-class LegInline(admin.TabularInline):
+class LegInline(ReadOnlyMixin, admin.TabularInline):
     model = Leg
     fields = ("account", "amount", "balance_after", "hold")
     readonly_fields = fields
@@ -58,15 +46,6 @@ class LegInline(admin.TabularInline):
     def get_queryset(self, request):
         return super().get_queryset(request).select_related("account__user", "hold__user")
 
-    def has_add_permission(self, request, obj=None) -> bool:
-        return False
-
-    def has_change_permission(self, request, obj=None) -> bool:
-        return False
-
-    def has_delete_permission(self, request, obj=None) -> bool:
-        return False
-
 
 class CorrectionForm(forms.Form):
     reason = forms.CharField(label=gettext_lazy("冲正原因"), max_length=300,
@@ -74,7 +53,7 @@ class CorrectionForm(forms.Form):
 
 
 @admin.register(Transaction)
-class TransactionAdmin(ReadOnlyAdmin):
+class TransactionAdmin(ReadOnlyMixin, admin.ModelAdmin):
     list_display = ("id", "key", "kind", "game_key", "memo_shown", "created_by", "created_at",
                     "corrected")
     list_filter = ("kind",)
@@ -181,7 +160,7 @@ class TransactionAdmin(ReadOnlyAdmin):
 
 
 @admin.register(Hold)
-class HoldAdmin(ReadOnlyAdmin):
+class HoldAdmin(ReadOnlyMixin, admin.ModelAdmin):
     list_display = ("id", "user", "game_key", "amount", "status", "created_at", "resolved_at")
     list_filter = ("status",)
     search_fields = ("game_key", "user__username", "user__nickname")

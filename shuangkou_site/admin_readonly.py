@@ -1,4 +1,4 @@
-"""Admin pages that show records and never change them."""
+"""Admin pages that show records and never change them (the games' and the ledger's)."""
 
 from __future__ import annotations
 
