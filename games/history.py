@@ -23,7 +23,6 @@ MAX_SEATS = 4  # the largest table of any rule set (RULES §9: 4, tcy 2)
 # Outcome for me, by my seat's score in units (RULES §6, §9): a gain, a loss, or
 # neither (e.g. the losing pair of a 平扣 without bombs scores 0).
 OUTCOME_LOOKUPS = {"won": "gt", "lost": "lt", "draw": "exact"}
-KOU_VALUES = ("double", "single", "draw", "escape")
 
 
 def _at_seat(user_id: int, seat: int, **lookups) -> Q:

@@ -132,13 +132,11 @@ def _replay_strings() -> dict[str, str]:
     return {
         "play": _("播放"), "pause": _("暂停"),
         "step": _("第 {step} / {total} 步"),
-        "trick": _("第 {number} 轮"),
         "cards": _("{count} 张"),
         "turn": _("轮到出牌"), "leader": _("本轮领出"), "out": _("第 {place} 名"),
         "trustee": _("托管"), "escaped": _("逃跑"), "bot": _("机器人"),
         "empty_hand": _("已出完"), "hidden": _("背面朝上"),
         "copied": _("链接已复制"), "copy_failed": _("复制失败，请手动复制地址栏中的链接"),
-        "all_seats": _("全部手牌"),
     }
 
 
