@@ -97,7 +97,8 @@ def _sender_loop() -> asyncio.AbstractEventLoop:
 
 def announce_table(table_id: int) -> None:
     """After commit, send the table's public state (seats, ready, connected) to its
-    sockets: read once here rather than by every socket of the table."""
+    sockets: read once here rather than by every socket of the table. Robust, as
+    send_after_commit is and for its reasons."""
     def send() -> None:
         from .models import Table
         from .selectors import table_state
@@ -107,4 +108,4 @@ def announce_table(table_id: int) -> None:
             send_now(table_group(table_id), {"type": "table.changed",
                                              "table": table_state(table)})
 
-    transaction.on_commit(send)
+    transaction.on_commit(send, robust=True)

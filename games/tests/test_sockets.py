@@ -65,3 +65,28 @@ def test_sends_from_the_server_threads_arrive_in_order():
         return got
 
     assert async_to_sync(scenario)() == list(range(1, 51))
+
+
+@pytest.mark.django_db(transaction=True)
+def test_an_announce_that_cannot_be_sent_fails_neither_the_commit_nor_what_follows(
+        monkeypatch):
+    from django.db import transaction
+
+    from games.broadcast import announce_table
+    from games.models import Room, RuleSetConfig
+    from games.services import rule_set_presets_load
+    from games.tables import table_create
+
+    rule_set_presets_load()
+    room = Room.objects.create(name="announce", rule_set=RuleSetConfig.objects.get(name="qq"))
+    table = table_create(room)
+
+    def refuse(group: str, message: dict) -> None:
+        raise ConnectionError("layer down")
+
+    monkeypatch.setattr("games.broadcast.send_now", refuse)
+    after = []
+    with transaction.atomic():
+        announce_table(table.pk)
+        transaction.on_commit(lambda: after.append("settle"))
+    assert after == ["settle"]
