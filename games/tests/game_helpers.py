@@ -203,6 +203,7 @@ def check_views(game: Game) -> None:
         view = game.view(seat)
         own = set(game.hands[seat])
         assert view["hand"] == game.hands[seat]
+        assert own <= codes_in(view)  # the check sees cards: the seat's own hand
         assert codes_in(view) <= public | own
 
 
