@@ -17,7 +17,7 @@ from django.contrib.auth.decorators import login_required
 from django.core.paginator import Paginator
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import render
-from django.urls import NoReverseMatch, reverse
+from django.urls import reverse
 from django.utils.translation import gettext_lazy as _
 from django.views.decorators.http import require_GET
 
@@ -122,7 +122,7 @@ def _rows(legs: Iterable[Leg], currency: str) -> list[EntryRow]:
             kind_label=KIND_LABELS.get(posted.kind, posted.get_kind_display()),
             amount=leg.amount, balance_after=leg.balance_after,
             game_id=game_id, game_key=posted.game_key,
-            game_url=_replay_url(game_id) if game_id is not None else None,
+            game_url=reverse("game-replay", args=[game_id]) if game_id is not None else None,
             fee=fees.get(game_id) if settles else None,
             memo=posted.memo if posted.kind in KINDS_WITH_MEMO else "",
             reverses_id=posted.reverses_id))
@@ -133,14 +133,6 @@ def _game_id(game_key: str) -> int | None:
     """The game's id from a ledger game key (``game:12``, games.GameRecord.ledger_key)."""
     match = GAME_KEY.match(game_key or "")
     return int(match.group(1)) if match else None
-
-
-def _replay_url(game_id: int) -> str | None:
-    # Until a replay view takes the name with a game id, link nothing rather than fail.
-    try:
-        return reverse("game-replay", args=[game_id])
-    except NoReverseMatch:
-        return None
 
 
 def _room_fees(game_ids: set[int]) -> dict[int, int]:

@@ -9,8 +9,7 @@ from dataclasses import dataclass
 from datetime import datetime, timedelta
 
 import pytest
-from django.http import HttpResponse
-from django.urls import include, path, reverse
+from django.urls import reverse
 
 from games.models import GameRecord, Table
 from games.tests.room_helpers import coin_room
@@ -25,7 +24,6 @@ from ledger.services import (
     settle_game,
 )
 from ledger.tests.ledger_helpers import make_players, make_user, unique
-from shuangkou_site import views as site_views
 
 pytestmark = pytest.mark.django_db
 
@@ -182,33 +180,6 @@ def test_a_ledger_key_that_is_not_a_game_is_shown_without_a_link(client):
 
     assert "<code>match-abc</code>" in row.what
     assert "<a" not in row.what
-
-
-def _replay_elsewhere(request, game_id, part):  # pragma: no cover - never requested
-    return HttpResponse()
-
-
-# The pages' URLs with a ``game-replay`` that takes more than a game id: the page must
-# not fail to reverse it, and links nothing instead.
-urlpatterns = [
-    path("", site_views.home, name="home"),
-    path("", include("accounts.urls")),
-    path("", include("games.urls")),
-    path("", include("ledger.page_urls")),
-    path("games/<int:game_id>/replay/<slug:part>/", _replay_elsewhere, name="game-replay"),
-]
-
-
-def test_no_game_link_when_the_replay_url_cannot_take_a_game_id(client, settings):
-    me, *others = make_players(coins=0)
-    settle_game(game_key=game_key(), players=[me, *others], scores=[1, 1, -1, -1])
-    settings.ROOT_URLCONF = __name__
-    client.force_login(me)
-
-    (row,) = rows_of(client.get(reverse("my-points")))
-
-    assert "<a" not in row.what
-    assert re.search(r"牌局 #\d+", row.what)
 
 
 # --- pagination and filters ---------------------------------------------------------------
