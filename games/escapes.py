@@ -23,8 +23,6 @@ from ledger.settlement import plan_coins
 
 from .models import GameEvent, GameRecord
 
-DEFAULT_COMPENSATION_PERCENT = 70  # RULES §10, when the deal carries no rule set
-
 
 @dataclass(frozen=True)
 class EscapeCost:
@@ -88,13 +86,12 @@ def _cost(event: GameEvent, record: GameRecord, users: dict[int, User],
         cost["penalty_points"] = penalty * terms["stake_unit"]
     if terms["coins"]:
         game_holds = holds.get(record.ledger_key, {})
-        if all(user in game_holds for user in record.players):
-            percent = percents.get(record.pk)
+        percent = percents.get(record.pk)  # a settled game's deal always carries it
+        if percent is not None and all(user in game_holds for user in record.players):
             plan = plan_coins(
                 result["contributions"], [game_holds[user] for user in record.players],
                 terms["coefficient"], terms["fee"], escaper=seat, penalty_units=penalty,
-                compensation_percent=DEFAULT_COMPENSATION_PERCENT if percent is None
-                else percent)
+                compensation_percent=percent)
             if plan.net == settlement["coins"]:
                 others = [share for other, share in enumerate(plan.compensation)
                           if other != seat]
