@@ -16,13 +16,12 @@ from django.db.models import Count, OuterRef, Q, Subquery
 from django.http import HttpRequest
 from django.urls import reverse
 from django.utils.html import format_html
-from django.utils.http import urlencode
 from django.utils.translation import gettext_lazy
 
 from ledger.models import Account, Currency
 from shuangkou_site.admin_readonly import ReadOnlyMixin
 
-from .admin_escapes import GameEscapeAdmin  # noqa: F401 (registers the escapes' admin)
+from .admin_escapes import game_ledger_link  # the import registers the escapes' admin
 from .models import BotPlayer, GameEvent, GameRecord, Room, RuleSetConfig, Seat, Table
 
 
@@ -144,9 +143,7 @@ class GameRecordAdmin(ReadOnlyMixin, admin.ModelAdmin):
 
     @admin.display(description=gettext_lazy("账目"))
     def ledger_link(self, record: GameRecord) -> str:
-        url = reverse("admin:ledger_transaction_changelist") + "?" + urlencode(
-            {"game_key": record.ledger_key})
-        return format_html('<a href="{}">{}</a>', url, record.ledger_key)
+        return game_ledger_link(record)
 
 
 @admin.register(BotPlayer)

@@ -173,9 +173,14 @@ class GameEscapeAdmin(ReadOnlyMixin, admin.ModelAdmin):
 
     @admin.display(description=gettext_lazy("账目"))
     def ledger_link(self, escape: GameEscape) -> str:
-        key = escape.game.ledger_key
-        url = reverse("admin:ledger_transaction_changelist") + "?" + urlencode({"game_key": key})
-        return format_html('<a href="{}">{}</a>', url, key)
+        return game_ledger_link(escape.game)
+
+
+def game_ledger_link(record: GameRecord) -> str:
+    """A link to the ledger's transactions of the game ``record``."""
+    key = record.ledger_key
+    url = reverse("admin:ledger_transaction_changelist") + "?" + urlencode({"game_key": key})
+    return format_html('<a href="{}">{}</a>', url, key)
 
 
 def _amounts(points: int | None, coins: int | None, *, coin_room: bool) -> str:
