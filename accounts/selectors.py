@@ -8,6 +8,7 @@ from ledger.models import Currency
 from ledger.selectors import user_balances
 
 from .models import Level, User
+from .services import level_for_points
 
 
 @dataclass(frozen=True)
@@ -47,14 +48,14 @@ def ladder() -> list[Rung]:
 
 
 def level_progress_for_points(points: int, rungs: list[Rung] | None = None) -> LevelProgress:
-    """The level for these points: the highest reached, or the lowest when none is
-    (points may be negative); the same rule as accounts.services.level_for_points."""
+    """The level for these points (accounts.services.level_for_points: the highest
+    reached, or the lowest when none is) and the next one."""
     rungs = rungs if rungs is not None else ladder()
     if not rungs:
         return LevelProgress(points=points, current=Rung(1, "", 0), next=None)
-    reached = [rung for rung in rungs if points >= rung.min_points]
-    current = reached[-1] if reached else rungs[0]
-    higher = [rung for rung in rungs if rung.number > current.number]
+    number = level_for_points(points, [(rung.number, rung.min_points) for rung in rungs])
+    current = next(rung for rung in rungs if rung.number == number)
+    higher = [rung for rung in rungs if rung.number > number]
     return LevelProgress(points=points, current=current, next=higher[0] if higher else None)
 
 
