@@ -23,7 +23,7 @@ from channels.testing import WebsocketCommunicator
 
 from accounts.models import User
 from games.engine.bot import trustee_move
-from games.engine.cards import FULL_DECK, RANK_TOKENS, Counts, counts_of, unpack
+from games.engine.cards import RANK_TOKENS, Counts, counts_of, unpack
 from games.engine.moves import legal_moves
 from games.engine.patterns import best_beating
 from games.engine.records import reading_from_dict, reading_to_dict
@@ -33,9 +33,9 @@ from games.routing import websocket_urlpatterns
 from games.selectors import engine_snapshot
 from games.services import rule_set_presets_load
 
+from .game_helpers import CARD_BY_CODE
+
 APPLICATION = URLRouter(websocket_urlpatterns)
-CARD_BY_CODE = {card.code: card for card in FULL_DECK}
-ALL_CODES = frozenset(CARD_BY_CODE)
 RECEIVE_SECONDS = 10  # a message that takes longer than this is a hang, not a slow test
 SCENARIO_SECONDS = 90
 
@@ -103,17 +103,6 @@ def seat_users(table_id: int) -> list[int | None]:
 
 
 # --- the client -------------------------------------------------------------------------
-
-def codes_in(value) -> set[str]:
-    """Every physical card code anywhere in a JSON value."""
-    if isinstance(value, str):
-        return {value} if value in ALL_CODES else set()
-    if isinstance(value, dict):
-        return set().union(*(codes_in(item) for item in value.values())) if value else set()
-    if isinstance(value, list):
-        return set().union(*(codes_in(item) for item in value)) if value else set()
-    return set()
-
 
 def counts_of_codes(codes) -> Counts:
     return counts_of(CARD_BY_CODE[code] for code in codes)

@@ -14,11 +14,11 @@ from ledger.models import Currency
 from ledger.services import balance_of
 
 from . import live_helpers
+from .game_helpers import codes_in
 from .live_helpers import (
     APPLICATION,
     CARD_BY_CODE,
     TableClient,
-    codes_in,
     connect_all,
     events_of,
     make_person,
