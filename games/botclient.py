@@ -3,7 +3,8 @@ WebSocket: the load test and the scale-out test drive games with it.
 
 It keeps what a seat may know (its own hand from snapshots and its own plays, the
 play to beat, whose turn it is) and answers each of its turns with the 托管 move
-after a think time. No Django: only the engine and the ``websockets`` client.
+after a think time. No Django settings: the engine, games.hints' ``codes_for`` and
+the ``websockets`` client.
 """
 
 from __future__ import annotations
@@ -17,9 +18,10 @@ from dataclasses import dataclass, field
 from websockets.asyncio.client import connect
 
 from games.engine.bot import trustee_move
-from games.engine.cards import FULL_DECK, RANK_TOKENS, counts_of
+from games.engine.cards import FULL_DECK, counts_of
 from games.engine.presets import get_ruleset
 from games.engine.records import reading_from_dict
+from games.hints import codes_for
 
 _CARDS = {card.code: card for card in FULL_DECK}
 
@@ -167,7 +169,7 @@ class BotClient:
             if move is None:
                 message = {"type": "pass", "seq": self.seq}
             else:
-                message = {"type": "play", "seq": self.seq, "cards": self._codes(move)}
+                message = {"type": "play", "seq": self.seq, "cards": codes_for(self.hand, move)}
             self.stats.sent[key] = time.perf_counter()
             self.stats.actions += 1
             await self._send(message)
@@ -176,13 +178,6 @@ class BotClient:
             raise
         finally:
             self._acting = False
-
-    def _codes(self, counts) -> list[str]:
-        codes = []
-        for rank, count in enumerate(counts):
-            own = [code for code in self.hand if _CARDS[code].token == RANK_TOKENS[rank]]
-            codes += own[:count]
-        return codes
 
     async def _send(self, message: dict) -> None:
         await self.socket.send(json.dumps(message))
