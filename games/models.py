@@ -47,9 +47,7 @@ class RuleSetConfig(models.Model):
         its number of players (Room.clean checks the same from the room's side)."""
         if self.pk is None:
             return
-        sizes = set(Seat.objects.filter(table__room__rule_set_id=self.pk).order_by()
-                    .values("table_id").annotate(seats=models.Count("pk"))
-                    .values_list("seats", flat=True))
+        sizes = _table_sizes(table__room__rule_set_id=self.pk)
         if sizes and sizes != {players}:
             raise ValidationError({"config": gettext(
                 "使用此规则的房间已有 %(seats)s 人的牌桌，不能改为 %(players)d 人规则。")
@@ -58,6 +56,13 @@ class RuleSetConfig(models.Model):
     def as_rule_set(self) -> RuleSet:
         """The engine's immutable rule set; raises RuleSetError when the config is bad."""
         return RuleSet.from_dict(self.config)
+
+
+def _table_sizes(**seats) -> set[int]:
+    """How many seats the tables of the ``seats`` filter have (a table has one per
+    player of its rule set)."""
+    return set(Seat.objects.filter(**seats).order_by().values("table_id")
+               .annotate(count=models.Count("pk")).values_list("count", flat=True))
 
 
 MIN_TURN_SECONDS = 5
@@ -173,8 +178,7 @@ class Room(models.Model):
             return gettext("规则配置无效：%(error)s") % {"error": error}
         if self.pk is None:
             return None
-        sizes = set(Seat.objects.filter(table__room_id=self.pk).order_by().values("table_id")
-                    .annotate(seats=models.Count("pk")).values_list("seats", flat=True))
+        sizes = _table_sizes(table__room_id=self.pk)
         if sizes and sizes != {players}:
             return gettext("这个房间的牌桌有 %(seats)s 个座位，不能用 %(players)d 人的规则。") % {
                 "seats": "、".join(map(str, sorted(sizes))), "players": players}
