@@ -38,8 +38,9 @@ def env_seconds_or_none(name: str) -> int | None:
 def redis_channel_layer(redis_url: str, prefix: str) -> dict:
     """The channels-redis layer used by test and prod.
 
-    Redis pub/sub rather than the list-based layer: about a third of the CPU per table
-    action (GUIDE, measured on this machine), and nothing queues up to be dropped or
+    Redis pub/sub rather than the list-based layer: together with no per-handler thread
+    hop (games.sockets), about a third of the CPU per table action in a bare relay with
+    no game (GUIDE, measured on this machine); and nothing queues up to be dropped or
     expire. Either way the layer carries notifications only: clients resync from the
     database when they see a gap in ``seq``.
     """
