@@ -76,7 +76,8 @@ def game_replay(request: HttpRequest, game_id: int) -> HttpResponse:
         return refusal
     events = _log(record)
     deal_players = events[0].get("players", []) if events else []
-    name = _namer(set(record.players) | set(deal_players))
+    people = set(record.players) | set(deal_players)
+    name = _namer(people)
     seats = len(record.players)
     bot_seats = {index for index in record.bot_seats or [] if 0 <= index < seats}
     bot_ids = [record.players[index] for index in sorted(bot_seats)]
@@ -88,13 +89,12 @@ def game_replay(request: HttpRequest, game_id: int) -> HttpResponse:
     seat = _int_param(request, "seat")
     if seat is not None and not 0 <= seat < seats:
         seat = None
-    people = {str(user_id): name(user_id) for user_id in set(record.players) | set(deal_players)}
     result = record.result or {}
     data = {
         "game": record.pk,
         "seats": seats,
         "players": record.players,  # by seat, after any 明牌 swap: the perspective's seats
-        "people": people,
+        "people": {str(user_id): name(user_id) for user_id in people},
         "bots": bot_ids,
         "step": step,
         "seat": seat,
