@@ -16,16 +16,16 @@ from django.conf import settings
 from django.test import Client
 from django.urls import reverse
 from django.utils import translation
-from django.utils.translation import gettext_lazy
 
 from accounts.models import Level, User
 from accounts.services import player_sign_up
 from games.actions import game_act
 from games.errors import ActionError
 from games.models import BotPlayer, GameRecord, Room, RuleSetConfig, Seat
+from games.tables import room_quick_join, table_ready
 from games.tests.room_helpers import coin_room, make_player, make_room, start_game_with_bots
 from ledger.models import Account, Hold, Transaction
-from ledger.services import LedgerError, correct_transaction
+from ledger.services import adjust_balance, correct_transaction
 from shuangkou_site.site_i18n import SYSTEM_MEMOS
 
 # Han characters, and the CJK punctuation and full-width forms (、。，：（）) that would
@@ -435,10 +435,17 @@ def test_a_room_refused_in_the_english_admin_says_why_in_english(client, admin_w
                                       admin_data_names()))
 
 
+@pytest.mark.django_db
 def test_a_game_that_cannot_start_says_why_in_the_readers_language():
-    error = ActionError(gettext_lazy("无法开局：%(error)s"), {
-        "error": LedgerError(gettext_lazy("%(player)s 没有可冻结的金币"), {"player": "Bob"})})
+    # Bob sits down with coins, loses them all before he is ready: the freeze refuses.
+    bob = make_player("Bob", coins=50_000)
+    room_quick_join(user=bob, room_id=coin_room().pk)
+    adjust_balance(user=bob, currency="coin", amount=-50_000, reason="test", key="empty")
 
+    with pytest.raises(ActionError) as refused:
+        table_ready(user=bob)
+
+    error = refused.value
     with translation.override("en"):
         assert str(error) == "cannot start: Bob has no coins to freeze"
     with translation.override("zh-hant"):
