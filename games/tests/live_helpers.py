@@ -14,16 +14,18 @@ import json
 import os
 import uuid
 from collections.abc import Callable
+from datetime import timedelta
 
 import pytest
 from asgiref.sync import async_to_sync
 from channels.db import database_sync_to_async
 from channels.routing import URLRouter
 from channels.testing import WebsocketCommunicator
+from django.utils import timezone
 
 from accounts.models import User
 from games.engine.bot import trustee_move
-from games.engine.cards import RANK_TOKENS, Counts, counts_of, unpack
+from games.engine.cards import BIG_JOKER, RANK_TOKENS, SMALL_JOKER, Counts, counts_of, unpack
 from games.engine.moves import legal_moves
 from games.engine.patterns import best_beating
 from games.engine.records import reading_from_dict, reading_to_dict
@@ -97,6 +99,11 @@ def events_of(game_id: int, kind: str | None = None) -> list[dict]:
     return list(events.values_list("data", flat=True))
 
 
+def expire_turn(game_id: int) -> None:
+    """The turn's deadline passed a second ago: the next sweep acts for the seat."""
+    GameRecord.objects.filter(pk=game_id).update(deadline=timezone.now() - timedelta(seconds=1))
+
+
 def seat_users(table_id: int) -> list[int | None]:
     return list(Seat.objects.filter(table_id=table_id).order_by("index")
                 .values_list("user_id", flat=True))
@@ -106,6 +113,17 @@ def seat_users(table_id: int) -> list[int | None]:
 
 def counts_of_codes(codes) -> Counts:
     return counts_of(CARD_BY_CODE[code] for code in codes)
+
+
+def two_unmatched_cards(client: TableClient) -> list[str]:
+    """Two natural cards of different ranks from the client's hand: never a pattern
+    (RULES §4)."""
+    naturals = [code for code in client.hand
+                if CARD_BY_CODE[code].rank not in (SMALL_JOKER, BIG_JOKER)]
+    first = naturals[0]
+    second = next(code for code in naturals
+                  if CARD_BY_CODE[code].rank != CARD_BY_CODE[first].rank)
+    return [first, second]
 
 
 def ranks_text(counts: Counts) -> str:

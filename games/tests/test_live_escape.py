@@ -19,6 +19,7 @@ from .live_helpers import (
     connect_all,
     db,
     events_of,
+    expire_turn,
     make_coin_room,
     make_person,
     make_room,
@@ -162,7 +163,7 @@ def test_leaving_in_auto_play_mode_leaves_the_seat_in_trustee_to_the_end(kind):
 
 
 def expire_and_sweep(game_id: int) -> int:
-    GameRecord.objects.filter(pk=game_id).update(deadline=timezone.now() - timedelta(seconds=1))
+    expire_turn(game_id)
     return sweeper.sweep_deadlines()
 
 

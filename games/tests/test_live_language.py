@@ -8,7 +8,6 @@ import pytest
 from channels.testing import WebsocketCommunicator
 from django.utils import translation
 
-from games.engine.cards import BIG_JOKER, SMALL_JOKER
 from games.engine.presets import PRESETS
 from games.lobby import LobbyConsumer
 from games.messages import connection_language, translate_engine_text
@@ -16,13 +15,13 @@ from games.tables import room_quick_join
 
 from . import live_helpers
 from .live_helpers import (
-    CARD_BY_CODE,
     TableClient,
     make_person,
     make_room,
     pump,
     run,
     start_game,
+    two_unmatched_cards,
 )
 
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -30,16 +29,6 @@ pytestmark = pytest.mark.django_db(transaction=True)
 private_channel_layer = live_helpers.private_channel_layer
 
 HAN = re.compile(r"[\u3000-\u303f\u3400-\u9fff\uf900-\ufaff\uff00-\uffef]")
-
-
-def two_unmatched_cards(client: TableClient) -> list[str]:
-    """Two natural cards of different ranks: never a pattern (RULES §4)."""
-    naturals = [code for code in client.hand
-                if CARD_BY_CODE[code].rank not in (SMALL_JOKER, BIG_JOKER)]
-    first = naturals[0]
-    second = next(code for code in naturals if CARD_BY_CODE[code].rank
-                  != CARD_BY_CODE[first].rank)
-    return [first, second]
 
 
 async def refusal(client: TableClient, message: dict) -> dict:

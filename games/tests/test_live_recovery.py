@@ -24,6 +24,7 @@ from .live_helpers import (
     counts_of_codes,
     db,
     events_of,
+    expire_turn,
     make_person,
     make_room,
     pump,
@@ -109,10 +110,6 @@ def test_a_disconnected_seat_goes_to_trustee_and_the_player_takes_it_back_after_
 
 
 # --- turn timeouts ------------------------------------------------------------------------
-
-def expire_turn(game_id: int) -> None:
-    GameRecord.objects.filter(pk=game_id).update(deadline=timezone.now() - timedelta(seconds=1))
-
 
 def test_timeouts_warn_play_the_trustee_move_and_the_third_one_means_trustee():
     room = make_room(turn_seconds=20, first_turn_seconds=30)

@@ -8,7 +8,6 @@ import re
 
 import pytest
 
-from games.engine.cards import BIG_JOKER, SMALL_JOKER
 from games.engine.patterns import best_beating, classify
 from games.engine.records import reading_from_dict
 from games.tables import room_quick_join
@@ -26,6 +25,7 @@ from .live_helpers import (
     pump,
     run,
     start_game,
+    two_unmatched_cards,
 )
 
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -120,16 +120,6 @@ async def unheld_code(client: TableClient) -> str:
     played = {code for event in await db(events_of)(game_id, "play") for code in event["cards"]}
     others = {code for hand in deal["hands"] for code in hand} - set(client.hand) - played
     return sorted(others)[0]
-
-
-def two_unmatched_cards(client: TableClient) -> list[str]:
-    """Two natural cards of different ranks: never a pattern (RULES §4)."""
-    naturals = [code for code in client.hand
-                if CARD_BY_CODE[code].rank not in (SMALL_JOKER, BIG_JOKER)]
-    first = naturals[0]
-    second = next(code for code in naturals
-                  if CARD_BY_CODE[code].rank != CARD_BY_CODE[first].rank)
-    return [first, second]
 
 
 def a_valid_play_that_does_not_beat(client: TableClient) -> list[str]:
