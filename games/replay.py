@@ -23,7 +23,6 @@ from .engine.game import Game
 # How ranks are printed on card faces and in texts (RULES §1: T is the 10).
 RANK_LABELS = {token: token for token in RANK_TOKENS}
 RANK_LABELS["T"] = "10"
-RED_SUITS = frozenset(("H", "D"))
 _CARD_BY_CODE = {card.code: card for card in FULL_DECK}
 
 
@@ -49,24 +48,6 @@ def rank_label(token: str) -> str:
     if token == "BJ":
         return _("大王")
     return RANK_LABELS.get(token, token)
-
-
-def card_faces(codes: set[str]) -> dict[str, dict]:
-    """What a card face shows, for each physical card code (suit symbol, rank, red)."""
-    faces = {}
-    for code in sorted(codes):
-        card = _CARD_BY_CODE.get(code)
-        if card is None:
-            continue
-        token = RANK_TOKENS[card.rank]
-        joker = token in ("SJ", "BJ")
-        faces[code] = {
-            "rank": rank_label(token),
-            "suit": "" if joker else SUIT_SYMBOLS.get(card.suit or "", ""),
-            "red": token == "BJ" or (card.suit in RED_SUITS),
-            "joker": joker,
-        }
-    return faces
 
 
 # The words of a reading (RULES §4), by its type, and of the jokers standing in for
@@ -242,7 +223,7 @@ def _table_entry(entry: Mapping[str, Any], wildcards: Sequence[str]) -> dict:
 def build_frames(events: Sequence[dict], name=str, bots: frozenset = frozenset()) -> dict:
     """Every step of a finished game's log: ``frames`` (one per event, the state after
     it), ``tricks`` (where each trick starts, who led and who won) and ``cards`` (the
-    faces of every card dealt). ``name(user_id)`` names a player in the texts;
+    name of every card dealt, for its face). ``name(user_id)`` names a player in the texts;
     ``bots`` are the user ids of server bots."""
     frames: list[dict] = []
     tricks: list[dict] = []
@@ -290,8 +271,8 @@ def build_frames(events: Sequence[dict], name=str, bots: frozenset = frozenset()
             "trick": trick_index,
         })
         players_before = list(game.players)
-    dealt = {code for hand in (frames[0]["hands"] if frames else []) for code in hand}
-    return {"frames": frames, "tricks": tricks, "cards": card_faces(dealt)}
+    dealt = sorted({code for hand in (frames[0]["hands"] if frames else []) for code in hand})
+    return {"frames": frames, "tricks": tricks, "cards": {code: card_text(code) for code in dealt}}
 
 
 def seat_value(values_by_key: Mapping[str, Any] | None, key: str, seat: int) -> Any:

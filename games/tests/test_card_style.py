@@ -1,5 +1,5 @@
 """One card style for the table and the replay (static/css/cards.css): both pages link
-it, both scripts build the same markup (the table's class names), the pages' own
+it, both scripts build their faces with static/js/cards.js, the pages' own
 stylesheets no longer draw faces, and every text colour of a face keeps 4.5:1 (WCAG AA)
 against every background it sits on."""
 
@@ -79,16 +79,17 @@ def test_the_page_stylesheets_no_longer_draw_card_faces():
     assert ".card.red" in CARDS_CSS and ".card.joker.big" in CARDS_CSS
 
 
-def test_the_replay_script_builds_the_tables_card_markup():
-    replay = (STATIC / "js" / "replay.js").read_text()
-    table = (STATIC / "js" / "table.js").read_text()
+def test_one_script_builds_the_card_faces_of_both_pages():
+    cards = (STATIC / "js" / "cards.js").read_text()
 
-    assert "card--" not in replay
-    for name in ('"card-corner"', '"card-rank"', '"card-suit"', '"card-pip"', '"card-row"'):
-        assert name in table and name in replay, name
-    assert '"card mini"' in replay and '"mini"' in table
-    assert '"big" : "small"' in replay and '"big" : "small"' in table
-    assert "JOKER" in replay and "JOKER" in table
+    for name in ('"card-corner"', '"card-rank"', '"card-suit"', '"card-pip"', '"mini"',
+                 '"big" : "small"', '"JOKER"'):
+        assert name in cards, name
+    for page in ("table.js", "replay.js"):
+        script = (STATIC / "js" / page).read_text()
+        assert "window.Cards.cardFace(" in script, page
+        # No face of its own: no markup of a face's parts, no suit symbols.
+        assert '"card-corner"' not in script and "\\u2660" not in script, page
 
 
 def linked_stylesheets(html: str) -> list[str]:
@@ -96,7 +97,7 @@ def linked_stylesheets(html: str) -> list[str]:
 
 
 @pytest.mark.django_db
-def test_the_table_and_replay_pages_link_the_card_style_before_their_own(client):
+def test_the_table_and_replay_pages_link_the_card_style_and_script_before_their_own(client):
     alice = make_player("alice")
     record = start_game_with_bots(alice, make_room("qq 积分"))
     client.force_login(alice)
@@ -105,7 +106,10 @@ def test_the_table_and_replay_pages_link_the_card_style_before_their_own(client)
     game_act(user_id=alice.pk, game_id=record.pk, action="trustee", on=True)
     replay = client.get(reverse("game-replay", args=[record.pk])).content.decode()
 
-    for html, own in ((table, "table.css"), (replay, "replay.css")):
+    for html, own, script in ((table, "table.css", "table.js"),
+                              (replay, "replay.css", "replay.js")):
         sheets = linked_stylesheets(html)
         assert "cards.css" in sheets and own in sheets, sheets
         assert sheets.index("cards.css") < sheets.index(own)  # the page's sizes win
+        scripts = re.findall(r'<script src="/static/js/([\w-]+\.js)" defer>', html)
+        assert scripts == ["cards.js", script]  # deferred scripts run in this order

@@ -64,31 +64,12 @@
     return node;
   }
 
-  /* A card face in the markup of the table page's cards on the table (static/js/table.js
-   * cardFace, .mini), styled by static/css/cards.css: rank and suit in the corner, a
-   * pip; 大王 (BJ) a red ★, 小王 (SJ) a black ☆. The server names each card
-   * (data.cards, translated). */
+  /* A card face as the table draws it (static/js/cards.js, a small face), named by
+   * the server (data.cards: translated, e.g. "♥10", "大王"). */
   function cardFace(code) {
-    var face = data.cards[code] || { rank: code, suit: "", red: false, joker: false };
-    var big = code.indexOf("BJ") === 0;
-    var classes = "card mini" + (face.joker ? " joker " + (big ? "big" : "small") :
-      (face.red ? " red" : ""));
-    var card = el("span", classes);
-    var name = face.suit + face.rank;
-    card.setAttribute("data-card", code);
-    card.setAttribute("role", "img");
-    card.setAttribute("aria-label", name);
+    var name = data.cards[code] || code;
+    var card = window.Cards.cardFace(code, name, false);
     card.title = name;
-    var corner = el("span", "card-corner", face.joker ? "JOKER" : null);
-    corner.setAttribute("aria-hidden", "true");
-    if (!face.joker) {
-      corner.appendChild(el("span", "card-rank", face.rank));
-      corner.appendChild(el("span", "card-suit", face.suit));
-    }
-    var pip = el("span", "card-pip", face.joker ? (big ? "\u2605" : "\u2606") : face.suit);
-    pip.setAttribute("aria-hidden", "true");
-    card.appendChild(corner);
-    card.appendChild(pip);
     return card;
   }
 

@@ -18,9 +18,9 @@
   const config = JSON.parse(document.getElementById("table-config").textContent);
   const STRINGS = JSON.parse(document.getElementById("table-strings").textContent);
 
-  const RANKS = ["3", "4", "5", "6", "7", "8", "9", "T", "J", "Q", "K", "A", "2", "SJ", "BJ"];
+  // Card codes and faces: static/js/cards.js, shared with the replay.
+  const { RANKS, parseCard, rankText } = window.Cards;
   const SUIT_ORDER = { S: 0, H: 1, C: 2, D: 3 };
-  const SUIT_SYMBOL = { S: "\u2660", H: "\u2665", C: "\u2663", D: "\u2666" };
   const HAND_CHECK_MS = 2000;
   const NOTICE_MS = 10000;
 
@@ -115,16 +115,6 @@
 
   // --- cards -----------------------------------------------------------------------
 
-  function parseCard(code) {
-    const body = code.slice(0, -1);
-    const copy = Number(code.slice(-1));
-    if (body === "SJ" || body === "BJ") {
-      return { code, rank: body, suit: null, copy, order: RANKS.indexOf(body) };
-    }
-    const rank = body.slice(0, -1);
-    return { code, rank, suit: body.slice(-1), copy, order: RANKS.indexOf(rank) };
-  }
-
   /** Hand order: high ranks first (大王 on the left), then ♠ ♥ ♣ ♦, then deck copy. */
   function compareCodes(a, b) {
     const x = parseCard(a);
@@ -134,10 +124,6 @@
     }
     const suits = (SUIT_ORDER[x.suit] ?? 0) - (SUIT_ORDER[y.suit] ?? 0);
     return suits || x.copy - y.copy;
-  }
-
-  function rankText(rank) {
-    return rank === "T" ? "10" : rank;
   }
 
   function cardLabel(code) {
@@ -224,45 +210,7 @@
 
   /** A card face: a <button> in my hand, a <span> elsewhere. */
   function cardFace(code, asButton) {
-    const card = parseCard(code);
-    const face = document.createElement(asButton ? "button" : "span");
-    face.className = "card";
-    face.dataset.card = code;
-    if (asButton) {
-      face.type = "button";
-      face.setAttribute("aria-pressed", "false");
-      face.tabIndex = -1;
-    } else {
-      face.classList.add("mini");
-      face.setAttribute("role", "img");
-    }
-    face.setAttribute("aria-label", cardLabel(code));
-    const corner = document.createElement("span");
-    corner.className = "card-corner";
-    corner.setAttribute("aria-hidden", "true");
-    const pip = document.createElement("span");
-    pip.className = "card-pip";
-    pip.setAttribute("aria-hidden", "true");
-    if (card.suit === null) {
-      const big = card.rank === "BJ";
-      face.classList.add("joker", big ? "big" : "small");
-      corner.textContent = "JOKER";
-      pip.textContent = big ? "\u2605" : "\u2606";
-    } else {
-      if (card.suit === "H" || card.suit === "D") {
-        face.classList.add("red");
-      }
-      const rank = document.createElement("span");
-      rank.className = "card-rank";
-      rank.textContent = rankText(card.rank);
-      const suit = document.createElement("span");
-      suit.className = "card-suit";
-      suit.textContent = SUIT_SYMBOL[card.suit];
-      corner.append(rank, suit);
-      pip.textContent = SUIT_SYMBOL[card.suit];
-    }
-    face.append(corner, pip);
-    return face;
+    return window.Cards.cardFace(code, cardLabel(code), asButton);
   }
 
   function cardRow(codes) {
