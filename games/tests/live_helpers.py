@@ -204,9 +204,6 @@ class TableClient:
                     return message
         return await asyncio.wait_for(find(), timeout)
 
-    async def next_message(self, timeout: float = RECEIVE_SECONDS) -> dict:
-        return await self.receive(timeout)
-
     async def silent(self, seconds: float = 0.3) -> bool:
         return await self.communicator.receive_nothing(timeout=seconds)
 

@@ -101,7 +101,7 @@ async def assert_refused(table: Table, sender: TableClient, message, match: str,
         await sender.send_text(message)
     else:
         await sender.send({**message, "ref": ref})
-    error = await sender.next_message()
+    error = await sender.receive()
     assert error["type"] == "error", error
     assert re.search(match, error["message"]), error["message"]
     assert error.get("ref") == (None if isinstance(message, str) else ref)
@@ -275,7 +275,7 @@ def test_a_burst_beyond_the_rate_limit_is_refused():
         stale = {"type": "pass", "seq": mover.seq + 100}
         for number in range(30):
             await mover.send({**stale, "ref": number})
-        replies = [await mover.next_message() for _ in range(30)]
+        replies = [await mover.receive() for _ in range(30)]
         limited = [reply for reply in replies if reply["message"].startswith("too many")]
         heard = [reply for reply in replies if reply["message"].startswith("stale")]
         # A burst of 20 (plus what refilled at 10/s while they arrived) is heard.
