@@ -111,10 +111,13 @@ def _wild_jokers(reading: Mapping[str, Any], cards: Sequence[str],
     return wild + [_("王")] * (len(reading.get("filled") or []) - len(wild))
 
 
+# How a game ended (RULES §6, §10), as the replay and the history name it.
+KOU_LABELS = {"double": gettext_noop("双扣"), "single": gettext_noop("单扣"),
+              "draw": gettext_noop("平扣"), "escape": gettext_noop("逃跑")}
+
+
 def kou_label(kou: str | None) -> str:
-    return {
-        "double": _("双扣"), "single": _("单扣"), "draw": _("平扣"), "escape": _("逃跑"),
-    }.get(kou or "", kou or "")
+    return _(KOU_LABELS[kou]) if kou in KOU_LABELS else kou or ""
 
 
 def _by_label(by: str | None) -> str:

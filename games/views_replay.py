@@ -26,7 +26,7 @@ from accounts.models import User
 
 from .history import history_rows, player_games
 from .models import GameEvent, GameRecord, Room
-from .replay import build_frames, kou_label, settlement_rows
+from .replay import KOU_LABELS, build_frames, kou_label, settlement_rows
 
 HISTORY_PAGE_SIZE = 20
 # Ids past a bigint are no game (and must not reach the database as a lookup).
@@ -182,9 +182,8 @@ class HistoryFilter(forms.Form):
         ("", gettext_lazy("全部")), ("won", gettext_lazy("赢")), ("lost", gettext_lazy("输")),
         ("draw", gettext_lazy("平"))])
     kou = forms.ChoiceField(label=gettext_lazy("结果"), required=False, choices=[
-        ("", gettext_lazy("全部")), ("double", gettext_lazy("双扣")),
-        ("single", gettext_lazy("单扣")), ("draw", gettext_lazy("平扣")),
-        ("escape", gettext_lazy("逃跑"))])
+        ("", gettext_lazy("全部")),
+        *((kou, gettext_lazy(text)) for kou, text in KOU_LABELS.items())])
 
 
 @require_GET
