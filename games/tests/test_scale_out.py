@@ -13,21 +13,20 @@ from asgiref.sync import async_to_sync
 from accounts.models import User
 from games.botclient import BotClient, Stats
 from games.management.commands.loadtest_prepare import _session_for
-from games.models import GameRecord, Room, RuleSetConfig
-from games.services import rule_set_presets_load
+from games.models import GameRecord
 from games.tables import table_create, table_sit
-from games.tests.server_helpers import served
 from ledger.audit import ledger_violations
 from ledger.models import Currency
 from ledger.services import balance_of
+
+from .live_helpers import make_room
+from .server_helpers import served
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
 
 def test_two_server_processes_play_one_game_to_settlement():
-    rule_set_presets_load()
-    room = Room.objects.create(name="scale-out", rule_set=RuleSetConfig.objects.get(name="qq"),
-                               bots_allowed=False, turn_seconds=60, first_turn_seconds=60)
+    room = make_room(bots_allowed=False, turn_seconds=60, first_turn_seconds=60)
     table = table_create(room)
     players = [User.objects.create_user(username=f"p{seat}") for seat in range(4)]
     for seat, user in enumerate(players):
