@@ -7,6 +7,8 @@ import re
 from datetime import timedelta
 
 import pytest
+from django.db import connection
+from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 from django.utils import timezone
 
@@ -224,3 +226,19 @@ def test_a_real_game_shows_in_my_history_with_its_replay(client):
     assert f"{record.settlement['coins'][seat]:+d}" in row
     assert f"第 {record.result['finish'].index(seat) + 1} 名" in row
     assert client.get(reverse("game-replay", args=[record.pk])).status_code == 200
+
+
+def test_a_page_costs_the_same_queries_for_one_game_as_for_twenty(client, me, others):
+    """No query per row (its room, its rule set's label): a page is a fixed few."""
+    points, coins = make_room("qq 积分"), coin_room("qq 金币")
+    ended_game(points, [me, *others[:3]])
+    with CaptureQueriesContext(connection) as one:
+        assert len(rows(client.get(reverse("game-history")))) == 1
+    for minute in range(1, 25):
+        players = others[:3]
+        players.insert(minute % 4, me)  # at every seat
+        ended_game(coins if minute % 2 else points, players, minutes_ago=minute)
+    with CaptureQueriesContext(connection) as full:
+        assert len(rows(client.get(reverse("game-history")))) == 20
+
+    assert len(full.captured_queries) == len(one.captured_queries)
