@@ -30,6 +30,7 @@ from games.engine.moves import legal_moves
 from games.engine.patterns import best_beating
 from games.engine.records import reading_from_dict, reading_to_dict
 from games.engine.rulesets import RuleSet
+from games.hints import codes_for as hand_codes_for
 from games.models import GameEvent, GameRecord, Room, RuleSetConfig, Seat
 from games.routing import websocket_urlpatterns
 from games.selectors import engine_snapshot
@@ -313,14 +314,7 @@ class TableClient:
         return move, reading_to_dict(reading, move, self.rules)
 
     def codes_for(self, counts: Counts) -> list[str]:
-        picked, wanted = [], list(counts)
-        for code in self.hand:
-            rank = CARD_BY_CODE[code].rank
-            if wanted[rank]:
-                wanted[rank] -= 1
-                picked.append(code)
-        assert not any(wanted), "the move is not in the hand"
-        return picked
+        return hand_codes_for(self.hand, counts)
 
     async def play_turn(self, strategy: str = "trustee", as_codes: bool = True) -> dict:
         """Send this seat's move for the current turn, with the current seq."""
