@@ -1,8 +1,8 @@
 """Admin of rule sets, rooms, tables, games and bots.
 
 Operators edit rule sets and rooms (RULES §9: 配置文件让运营商能够自主调整). Tables,
-seats, games and their events are written only by games.tables, games.actions and
-games.settle, in their transactions, so here they are read-only.
+seats, games and their events are written only by games.live.seating, games.live.lifecycle and
+games.settlement.settle, in their transactions, so here they are read-only.
 """
 
 from __future__ import annotations
@@ -18,11 +18,10 @@ from django.urls import reverse
 from django.utils.html import format_html
 from django.utils.translation import gettext_lazy
 
+from games.admin_escapes import game_ledger_link  # the import registers the escapes' admin
+from games.models import BotPlayer, GameEvent, GameRecord, Room, RuleSetConfig, Seat, Table
 from ledger.models import Account, Currency
 from shuangkou_site.admin_readonly import ReadOnlyMixin
-
-from .admin_escapes import game_ledger_link  # the import registers the escapes' admin
-from .models import BotPlayer, GameEvent, GameRecord, Room, RuleSetConfig, Seat, Table
 
 
 class RuleSetJSONField(forms.JSONField):
@@ -148,7 +147,7 @@ class GameRecordAdmin(ReadOnlyMixin, admin.ModelAdmin):
 
 @admin.register(BotPlayer)
 class BotPlayerAdmin(admin.ModelAdmin):
-    """Bots are made on demand when a table needs one (games.bots.free_bot); an
+    """Bots are made on demand when a table needs one (games.live.bot_accounts.free_bot); an
     operator may also turn an existing account into a bot here."""
 
     list_display = ("user", "table_link", "coins", "created_at")

@@ -1,6 +1,6 @@
 """Admin of escapes (逃跑, RULES §10): every ``escape`` event with its player, game, room,
 time, escape mode and what the settlement charged and paid out. Read-only: escapes are
-written by games.actions and settled by games.settle; corrections go through the ledger."""
+written and settled by games.live.lifecycle; corrections go through the ledger."""
 
 from __future__ import annotations
 
@@ -18,10 +18,9 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
 from accounts.models import User
+from games.models import GameEscape, GameRecord, Room
+from games.settlement.escape_costs import EscapeCost, escape_costs
 from shuangkou_site.admin_readonly import ReadOnlyMixin
-
-from .escapes import EscapeCost, escape_costs
-from .models import GameEscape, GameRecord, Room
 
 MAX_SEATS = 4  # the largest table (RULES §1): seats an escaper may have held
 

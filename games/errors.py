@@ -6,10 +6,10 @@ from typing import Any
 class ActionError(ValueError):
     """A table or game action refused with a message for the player; nothing changed.
 
-    ``message`` is a lazy translation (``gettext_lazy``, or games.messages.engine_message
+    ``message`` is a lazy translation (``gettext_lazy``, or games.live.refusals.engine_message
     for the engine's refusals) and ``params`` its parameters: ``str(error)`` renders it
     in the language active at that moment, so the socket answers each player in theirs
-    (games.consumers) and a page in the request's. ``code`` names the refusals a client
+    (games.live.table_socket) and a page in the request's. ``code`` names the refusals a client
     acts on rather than shows (``stale``: ask for a snapshot; docs/protocol.md).
     """
 

@@ -1,28 +1,33 @@
-"""Celery tasks: thin, idempotent, fetching by id (GUIDE)."""
+"""Celery tasks: thin, idempotent, fetching by id (GUIDE).
+
+Each task's ``name`` is spelled out: queued messages, beat's schedule
+(settings.CELERY_BEAT_SCHEDULE) and games.live.lifecycle refer to the tasks by name,
+so moving this code must not rename them.
+"""
 
 from __future__ import annotations
 
 from celery import shared_task
 
-from . import sweeper
-from .settle import game_settle
+from games.live import sweeps
+from games.live.lifecycle import SETTLE_TASK, game_settle
 
 
-@shared_task(acks_late=True)
+@shared_task(name=SETTLE_TASK, acks_late=True)
 def settle_game_task(game_id: int) -> bool:
     return game_settle(game_id=game_id)
 
 
-@shared_task
+@shared_task(name="games.tasks.sweep_deadlines_task")
 def sweep_deadlines_task() -> int:
-    return sweeper.sweep_deadlines()
+    return sweeps.sweep_deadlines()
 
 
-@shared_task
+@shared_task(name="games.tasks.sweep_tables_task")
 def sweep_tables_task() -> int:
-    return sweeper.sweep_tables()
+    return sweeps.sweep_tables()
 
 
-@shared_task
+@shared_task(name="games.tasks.sweep_unsettled_task")
 def sweep_unsettled_task() -> int:
-    return sweeper.sweep_unsettled()
+    return sweeps.sweep_unsettled()

@@ -1,6 +1,6 @@
 from django.urls import path
 
-from . import api, views
+from games.web import api, views
 
 urlpatterns = [
     path("lobby/", views.lobby, name="lobby"),

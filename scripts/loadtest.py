@@ -25,7 +25,7 @@ from urllib.parse import urlparse
 
 sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
-from games.botclient import BotClient, Stats  # noqa: E402
+from games.loadtest.socket_player import BotClient, Stats  # noqa: E402
 
 
 def _percentile(values: list[float], share: float) -> float:

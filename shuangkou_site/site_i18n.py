@@ -12,7 +12,7 @@ from ledger.models import Currency
 
 register = template.Library()
 
-# Memos the services write on their own postings (ledger.services, games.bots): shown
+# Memos the services write on their own postings (ledger.services, games.live.bot_accounts): shown
 # translated. Memos a person wrote (an operator's reason) are shown as written.
 SYSTEM_MEMOS = frozenset((
     gettext_noop("新玩家赠送"), gettext_noop("机器人补充金币"), gettext_noop("金币冻结"),

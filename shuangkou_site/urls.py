@@ -13,7 +13,7 @@ urlpatterns = [
     path("", include("accounts.urls")),
     path("", include("games.urls")),
     path("", include("ledger.page_urls")),
-    path("", include("games.replay_urls")),
+    path("", include("games.archive.urls")),
     path("admin/", admin.site.urls),
     # The header's language switch posts to set_language (django.views.i18n).
     path("i18n/", include("django.conf.urls.i18n")),

@@ -9,13 +9,12 @@ from django.urls import reverse
 from django.utils import translation
 
 from accounts.models import User
-from games.actions import game_act
+from games.live.lifecycle import game_act
+from games.live.seating import room_quick_join
 from games.models import BotPlayer, GameRecord, Room, RuleSetConfig, Table
-from games.tables import room_quick_join
+from games.testing.room_helpers import make_player, make_room, presets, start_game_with_bots
 from ledger.models import Currency
 from ledger.services import balance_of
-
-from .room_helpers import make_player, make_room, presets, start_game_with_bots
 
 pytestmark = pytest.mark.django_db
 

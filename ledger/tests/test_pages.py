@@ -12,7 +12,7 @@ import pytest
 from django.urls import reverse
 
 from games.models import GameRecord, Table
-from games.tests.room_helpers import coin_room
+from games.testing.room_helpers import coin_room
 from ledger.charts import points_chart
 from ledger.models import Currency, Leg
 from ledger.services import (

@@ -39,7 +39,7 @@ def redis_channel_layer(redis_url: str, prefix: str) -> dict:
     """The channels-redis layer used by test and prod.
 
     Redis pub/sub rather than the list-based layer: together with no per-handler thread
-    hop (games.sockets), about a third of the CPU per table action in a bare relay with
+    hop (games.live.dispatch), about a third of the CPU per table action in a bare relay with
     no game (GUIDE, measured on this machine); and nothing queues up to be dropped or
     expire. Either way the layer carries notifications only: clients resync from the
     database when they see a gap in ``seq``.
@@ -212,6 +212,10 @@ GAMES_SETTLE_GRACE_SECONDS = int(os.environ.get("GAMES_SETTLE_GRACE_SECONDS", "3
 # Under `make run` no Celery beat runs: a thread in the web process sweeps instead.
 GAMES_INPROCESS_SWEEPER = env_bool("GAMES_INPROCESS_SWEEPER", False)
 GAMES_SWEEP_SECONDS = float(os.environ.get("GAMES_SWEEP_SECONDS", "1"))
+# Deals come from a fresh random seed. Tests set this so every game a test plays is
+# dealt from a seed derived from the test's name (games.live.lifecycle._deal_seed);
+# production refuses it (settings.prod): it would make the deals predictable.
+GAMES_DEAL_SEED = os.environ.get("GAMES_DEAL_SEED", "")
 CELERY_BEAT_SCHEDULE = {
     "sweep-deadlines": {"task": "games.tasks.sweep_deadlines_task", "schedule": 1.0},
     "sweep-tables": {"task": "games.tasks.sweep_tables_task", "schedule": 2.0},

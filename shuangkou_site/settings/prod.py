@@ -17,6 +17,8 @@ def required_env(name: str) -> str:
 
 
 DEBUG = False
+if os.environ.get("GAMES_DEAL_SEED"):
+    raise ImproperlyConfigured("GAMES_DEAL_SEED makes deals predictable: unset it in production.")
 SECRET_KEY = required_env("DJANGO_SECRET_KEY")
 ALLOWED_HOSTS = env_list("ALLOWED_HOSTS", [])
 if not ALLOWED_HOSTS:

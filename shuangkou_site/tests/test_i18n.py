@@ -19,11 +19,11 @@ from django.utils import translation
 
 from accounts.models import Level, User
 from accounts.services import player_sign_up
-from games.actions import game_act
 from games.errors import ActionError
+from games.live.lifecycle import game_act
+from games.live.seating import room_quick_join, table_ready
 from games.models import BotPlayer, GameRecord, Room, RuleSetConfig, Seat
-from games.tables import room_quick_join, table_ready
-from games.tests.room_helpers import coin_room, make_player, make_room, start_game_with_bots
+from games.testing.room_helpers import coin_room, make_player, make_room, start_game_with_bots
 from ledger.models import Account, Hold, Transaction
 from ledger.services import adjust_balance, correct_transaction
 from shuangkou_site.site_i18n import SYSTEM_MEMOS

@@ -1,6 +1,6 @@
 from django.core.management.base import BaseCommand
 
-from games.services import rule_set_presets_load
+from games.presets import rule_set_presets_load
 
 
 class Command(BaseCommand):

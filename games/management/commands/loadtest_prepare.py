@@ -11,9 +11,9 @@ from django.contrib.sessions.backends.db import SessionStore
 from django.core.management.base import BaseCommand, CommandError
 
 from accounts.models import User
+from games.live.seating import table_create, table_sit
 from games.models import Room, RuleSetConfig
-from games.services import rule_set_presets_load
-from games.tables import table_create, table_sit
+from games.presets import rule_set_presets_load
 
 ROOM_NAME = "负载测试 qq"
 

@@ -1,0 +1,102 @@
+"""A player's finished games, for the history page: which games, at which seat, and
+with which outcome for that seat, filtered in the database.
+
+``GameRecord.players`` holds user ids by seat (after any 明牌 swap, RULES §2), so "my
+seat" is the index of my id there. JSON index lookups (``players__0``) work on
+PostgreSQL and SQLite alike, unlike ``contains``.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from datetime import datetime
+from functools import reduce
+from operator import or_
+
+from django.db.models import Case, IntegerField, Q, QuerySet, Value, When
+
+from games.archive.frames import seat_value
+from games.models import GameRecord, Room, RuleSetConfig
+from games.vocabulary import kou_label
+
+MAX_SEATS = 4  # the largest table of any rule set (RULES §9: 4, tcy 2)
+
+# Outcome for me, by my seat's score in units (RULES §6, §9): a gain, a loss, or
+# neither (e.g. the losing pair of a 平扣 without bombs scores 0).
+OUTCOME_LOOKUPS = {"won": "gt", "lost": "lt", "draw": "exact"}
+
+
+def _at_seat(user_id: int, seat: int, **lookups) -> Q:
+    return Q(**{f"players__{seat}": user_id}, **lookups)
+
+
+def player_games(user_id: int, *, kind: str | None = None, outcome: str | None = None,
+                 kou: str | None = None) -> QuerySet[GameRecord]:
+    """The user's finished games, newest first, each annotated with ``my_seat``.
+
+    ``kind``: a room kind (``points``, ``coins``); ``outcome``: ``won``/``lost``/``draw``
+    for the user's seat; ``kou``: the result's 双扣/单扣/平扣 (or ``escape``). Values
+    outside those are the caller's to refuse; here they raise KeyError.
+    """
+    seats = range(MAX_SEATS)
+    games = (GameRecord.objects
+             .filter(reduce(or_, (_at_seat(user_id, seat) for seat in seats)),
+                     status=GameRecord.Status.ENDED)
+             .annotate(my_seat=Case(*(When(_at_seat(user_id, seat), then=Value(seat))
+                                      for seat in seats), output_field=IntegerField())))
+    if kind:
+        games = games.filter(room__kind=kind)
+    if kou:
+        games = games.filter(result__kou=kou)
+    if outcome:
+        lookup = OUTCOME_LOOKUPS[outcome]
+        games = games.filter(reduce(or_, (
+            _at_seat(user_id, seat, **{f"result__scores__{seat}__{lookup}": 0})
+            for seat in seats)))
+    return games.select_related("room").order_by("-ended_at", "-pk")
+
+
+@dataclass(frozen=True)
+class HistoryRow:
+    game_id: int
+    ended_at: datetime | None
+    room: str
+    room_kind: str
+    rule_set: str
+    seat: int
+    place: int | None
+    kou: str | None
+    score: int | None
+    points: int | None  # None: not settled yet
+    coins: int | None
+
+    @property
+    def kou_text(self) -> str:
+        return kou_label(self.kou)
+
+    @property
+    def outcome(self) -> str | None:
+        if self.score is None:
+            return None
+        return "won" if self.score > 0 else "lost" if self.score < 0 else "draw"
+
+
+def history_rows(games: list[GameRecord]) -> list[HistoryRow]:
+    """One page of ``player_games`` as rows (one more query, for rule set labels)."""
+    labels = dict(RuleSetConfig.objects.filter(name__in={game.rule_set_name for game in games})
+                  .values_list("name", "label"))
+    rows = []
+    for game in games:
+        seat = game.my_seat
+        result = game.result or {}
+        finish = result.get("finish") or []
+        rows.append(HistoryRow(
+            game_id=game.pk, ended_at=game.ended_at or game.created_at, room=game.room.name,
+            room_kind=game.room.kind,
+            rule_set=labels.get(game.rule_set_name) or game.rule_set_name, seat=seat,
+            place=finish.index(seat) + 1 if seat in finish else None,
+            kou=result.get("kou"), score=seat_value(result, "scores", seat),
+            points=seat_value(game.settlement, "points", seat),
+            coins=seat_value(game.settlement, "coins", seat)
+            if game.room.kind == Room.Kind.COINS else None))
+    return rows

@@ -1,0 +1,328 @@
+"""A game's lifecycle, in one place: deal, every action, the end, settlement and the
+table's reopening (RULES §2, §6, §8, §10).
+
+Each step is one short transaction (GUIDE): lock the game row, check the action with
+the engine, append its events, update the row (seq, turn, deadline), commit, then
+notify the table. Refusals reach only the sender and change nothing. The game's end
+enqueues its settlement (games.tasks, by the task's stable name); :func:`game_settle`
+posts the money (games.settlement) and opens the table for the next game.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import random
+import secrets
+from datetime import timedelta
+
+from django.conf import settings
+from django.db import transaction
+from django.utils import timezone
+from django.utils.translation import gettext_lazy as _
+
+from accounts.models import User
+from games.engine.game import Game, GameError, event_for
+from games.errors import ActionError
+from games.live import warm_engines
+from games.live.bot_accounts import bot_user_ids, stand_bots_if_alone
+from games.live.broadcast import announce_seats, seat_group, send_after_commit, table_group
+from games.live.refusals import engine_message
+from games.models import GameEvent, GameRecord, Room, Seat, Table
+from games.settlement.settle import post_settlement
+from ledger.models import Currency
+from ledger.services import LedgerError, balance_of, freeze_game_coins
+from shuangkou_site.celery import app as celery_app
+
+# games.tasks.settle_game_task, named rather than imported: the task module calls this
+# one, and queued messages refer to the task by this name anyway.
+SETTLE_TASK = "games.tasks.settle_game_task"
+MAX_AUTOMATIC_MOVES = 400  # a whole game is far fewer; a guard against a loop
+
+
+def game_start(table: Table, seats: list[Seat]) -> GameRecord:
+    """Deal a game at a full, ready table (call with the table locked): freeze the
+    stakes in coin rooms (RULES §8), seat the players as the 明牌 swap says (§2)."""
+    room = table.room
+    rules = room.rule_set.as_rule_set()
+    players = [seat.user_id for seat in seats]
+    stake = _tcy_stake(room, rules, players) if rules.players == 2 else 1
+    game = Game.deal(rules, players, _deal_seed(table), table.last_result, stake=stake,
+                     coins=room.is_coins, escape_mode=room.escape_mode)
+    record = GameRecord.objects.create(
+        table=table, room=room, rule_set_name=rules.name, players=game.players,
+        terms=room.money_terms(),
+        bot_seats=sorted(seat for seat, user in enumerate(game.players)
+                         if user in bot_user_ids(players)))
+    if game.players != players:  # the 明牌 swap moved two players (hands go with them)
+        # Their `connected` flags go with them too: the flag is the player's socket, and
+        # left behind it showed a bot as connected and the moved person as offline.
+        connected = {seat.user_id: seat.connected for seat in seats}
+        Seat.objects.filter(table=table).update(user=None)
+        for seat in seats:
+            seat.user_id = game.players[seat.index]
+            seat.connected = connected[seat.user_id]
+            seat.save(update_fields=["user", "connected"])
+    if room.is_coins:
+        users = User.objects.in_bulk(players)
+        try:
+            freeze_game_coins(game_key=record.ledger_key,
+                              stakes=[(users[user], room.max_loss) for user in game.players])
+        except LedgerError as error:
+            raise ActionError(_("无法开局：%(error)s"), {"error": error}) from None
+    table.status = Table.Status.PLAYING
+    table.current_game = record
+    table.waiting_since = None
+    table.save(update_fields=["status", "current_game", "waiting_since"])
+    Seat.objects.filter(table=table).update(ready_deadline=None)
+    _commit(record, game, 0)
+    for seat in range(len(players)):
+        send_after_commit(seat_group(table.pk, seat), {"type": "game.snapshot"})
+    announce_seats(table.pk, table.room_id)
+    return record
+
+
+def _tcy_stake(room: Room, rules, players: list[int]) -> int:
+    """X: the stake of the lowest-level seated player (RULES §9 tcy tables)."""
+    users = User.objects.in_bulk(players)
+    stakes = []
+    for user in users.values():
+        amount = balance_of(user, Currency.COIN if room.is_coins else Currency.POINT)
+        table_rows = rules.stakes_coins if room.is_coins else rules.stakes_points
+        reached = [stake for needed, stake in table_rows if amount >= needed]
+        stakes.append(reached[-1] if reached else table_rows[0][1])
+    return min(stakes)
+
+
+def game_act(*, user_id: int, game_id: int, action: str, cards: str | list | None = None,
+             reading: dict | None = None, on: bool | None = None,
+             client_seq: int | None = None) -> list[dict]:
+    """A seated player's action: ``play``, ``pass``, ``trustee`` (on/off) or ``leave``
+    (an escape, RULES §10). ``client_seq`` is the last seq the client saw: an action
+    based on an older state is refused as stale. Returns the public events."""
+    with transaction.atomic():
+        record = _locked(game_id)
+        if record.status != GameRecord.Status.PLAYING:
+            raise ActionError(_("本局已经结束"))
+        if user_id not in record.players:
+            raise ActionError(_("你没有参加这局牌"))
+        seat = record.players.index(user_id)
+        if client_seq is not None and client_seq != record.seq:
+            raise ActionError(
+                _("操作已过期：牌局已到第 %(seq)s 步，你发送的是第 %(sent)s 步；"
+                             "请重新获取牌局状态"),
+                {"seq": record.seq, "sent": client_seq}, code="stale")
+        game = warm_engines.engine_for(record)
+        mark = len(game.events)
+        try:
+            if action in ("play", "pass") and seat in game.escaped:
+                # RULES §10 auto_play: the seat stays in 托管 to the end. Without this an
+                # escaper could still move whenever 托管 has think time (bots' delay).
+                warm_engines.remember(record.pk, game)  # refused before the engine: unchanged
+                raise ActionError(_("你已离开本局：托管将替这个座位打到结束"))
+            if action == "play":
+                game.play(seat, cards if cards is not None else "", reading)
+            elif action == "pass":
+                game.pass_turn(seat)
+            elif action == "trustee":
+                game.set_trustee(seat, bool(on), "player")
+            elif action == "leave":
+                game.escape(seat)
+            else:
+                raise ActionError(_("未知的操作 %(action)s"), {"action": repr(action)})
+        except GameError as error:
+            warm_engines.remember(record.pk, game)  # the engine refused: it is unchanged
+            # Translated when shown, in the reader's language (games.live.refusals); the play
+            # to beat and the rules are copied now, for the reading in the text.
+            raise ActionError(engine_message(str(error), game.current, game.rules)) from None
+        return _commit(record, game, mark)
+
+
+def game_disconnected(*, user_id: int, game_id: int) -> list[dict]:
+    """A seat's socket went away: 托管 at once (RULES §10). Coming back does not
+    cancel it: the player does that when they choose to."""
+    with transaction.atomic():
+        record = _locked(game_id)
+        if record.status != GameRecord.Status.PLAYING or user_id not in record.players:
+            return []
+        game = warm_engines.engine_for(record)
+        mark = len(game.events)
+        game.set_trustee(record.players.index(user_id), True, "disconnect")
+        return _commit(record, game, mark)
+
+
+def game_deadline(*, game_id: int, seq: int) -> list[dict]:
+    """The turn deadline of ``game_id`` at ``seq`` passed: the bot or 托管 seat acts,
+    or a person's turn times out (RULES §10). Claims the turn with the row lock and
+    the seq: if anything happened meanwhile, nothing is done."""
+    with transaction.atomic():
+        record = (GameRecord.objects.select_for_update(skip_locked=True, of=("self",))
+                  .filter(pk=game_id, seq=seq, status=GameRecord.Status.PLAYING,
+                          deadline__lte=timezone.now()).select_related("room").first())
+        if record is None:
+            return []
+        game = warm_engines.engine_for(record)
+        mark = len(game.events)
+        seat = game.turn
+        if seat in record.bot_seats:
+            _bot_move(record, game)
+        elif game.trustee[seat]:
+            game.bot_turn()
+        else:
+            game.timeout(seat)
+        return _commit(record, game, mark)
+
+
+def game_settle(*, game_id: int) -> bool:
+    """Post the points and coins of an ended game, store what each seat got, append
+    the ``settled`` event and open the table for the next game. Idempotent: a
+    settled game is left alone. Returns whether this call settled it."""
+    with transaction.atomic():
+        record = GameRecord.objects.select_for_update(of=("self",)) \
+            .filter(pk=game_id).first()
+        if record is None or record.status != GameRecord.Status.ENDED or record.settled_at:
+            return False
+        summary = post_settlement(record)
+        record.settled_at = timezone.now()
+        record.settlement = summary
+        record.seq += 1
+        event = {"seq": record.seq, "type": "settled", **summary}
+        GameEvent.objects.create(game=record, seq=record.seq, type="settled", data=event)
+        record.save(update_fields=["settled_at", "settlement", "seq"])
+        _reopen_table(record, record.result.get("escaped"))
+        send_after_commit(table_group(record.table_id), {
+            "type": "game.events", "game": record.pk, "seq": record.seq, "turn": None,
+            "deadline": None, "events": [event]})
+    return True
+
+
+# --- internals --------------------------------------------------------------------------
+
+def _deal_seed(table: Table) -> int:
+    """A fresh random seed; with settings.GAMES_DEAL_SEED set (tests only: it makes
+    deals predictable), one derived from it, the table and its number of games, so
+    every test's deals are the same on every run."""
+    base = settings.GAMES_DEAL_SEED
+    if not base:
+        return secrets.randbits(64)
+    games = GameRecord.objects.filter(table=table).count()
+    digest = hashlib.sha256(f"{base}:{table.room_id}:{table.number}:{games}".encode()).digest()
+    return int.from_bytes(digest[:8], "big")
+
+
+def _enqueue_settlement(game_id: int) -> None:
+    celery_app.signature(SETTLE_TASK, args=(game_id,)).delay()
+
+
+
+def _locked(game_id: int) -> GameRecord:
+    # of=("self",): lock the game row only. Without it PostgreSQL also locks the joined
+    # room row, and every action at every table of the room queued on that one row.
+    record = GameRecord.objects.select_for_update(of=("self",)).select_related("room") \
+        .filter(pk=game_id).first()
+    if record is None:
+        raise ActionError(_("没有牌局 %(game)s"), {"game": game_id})
+    return record
+
+
+def _bot_move(record: GameRecord, game: Game) -> None:
+    game.bot_turn(rng=random.Random(f"{record.pk}:{len(game.events)}"))
+
+
+def _run_automatic(record: GameRecord, game: Game) -> None:
+    """With no think time, bots and 托管 seats move at once, in the same transaction."""
+    if settings.GAMES_BOT_THINK_SECONDS > 0:
+        return
+    for _move in range(MAX_AUTOMATIC_MOVES):
+        if game.status != "playing":
+            return
+        seat = game.turn
+        if seat in record.bot_seats:
+            _bot_move(record, game)
+        elif game.trustee[seat]:
+            game.bot_turn()
+        else:
+            return
+
+
+def _commit(record: GameRecord, game: Game, mark: int) -> list[dict]:
+    _run_automatic(record, game)
+    new = game.events[mark:]
+    if not new:
+        warm_engines.remember(record.pk, game)
+        return []
+    GameEvent.objects.bulk_create(
+        [GameEvent(game=record, seq=event["seq"], type=event["type"], data=event)
+         for event in new])
+    record.seq = len(game.events)
+    record.turn = game.turn
+    record.deadline = _deadline(record, game)
+    fields = ["seq", "turn", "deadline"]
+    if game.status == "ended":
+        record.status = GameRecord.Status.ENDED
+        record.result = game.result.to_dict()
+        record.ended_at = timezone.now()
+        fields += ["status", "result", "ended_at"]
+    record.save(update_fields=fields)
+    public = [event_for(event, None) for event in new]
+    record_id, table_id = record.pk, record.table_id
+    transaction.on_commit(lambda: warm_engines.remember(record_id, game))
+    send_after_commit(table_group(table_id), {
+        "type": "game.events", "game": record_id, "seq": record.seq, "turn": record.turn,
+        "deadline": record.deadline.isoformat() if record.deadline else None,
+        "events": public})
+    if game.status == "ended":
+        # robust: the action has committed; a broker that refuses the task must not turn
+        # it into an error for the player (whose socket would close and go to 托管).
+        # sweep_unsettled settles any game whose task was lost.
+        transaction.on_commit(lambda: _enqueue_settlement(record_id), robust=True)
+    return public
+
+
+def _deadline(record: GameRecord, game: Game):
+    if game.status != "playing":
+        return None
+    room: Room = record.room
+    seat = game.turn
+    if seat in record.bot_seats or game.trustee[seat]:
+        seconds = settings.GAMES_BOT_THINK_SECONDS
+    elif game.plays == 0:
+        seconds = room.first_turn_seconds
+    else:
+        seconds = room.turn_seconds
+    return timezone.now() + timedelta(seconds=seconds)
+
+
+def _reopen_table(record: GameRecord, escaped: int | None) -> None:
+    table = Table.objects.select_for_update(of=("self",)).select_related("room") \
+        .get(pk=record.table_id)
+    finish = record.result["finish"]
+    table.status = Table.Status.WAITING
+    table.current_game = None
+    table.last_result = {"first_out": record.players[finish[0]], "kou": record.result["kou"]}
+    table.waiting_since = timezone.now()
+    table.save(update_fields=["status", "current_game", "last_result", "waiting_since"])
+    leavers = {record.players[seat] for seat in _left_seats(record, escaped)}
+    bots = bot_user_ids(record.players)
+    deadline = timezone.now() + timedelta(seconds=table.room.ready_seconds)
+    for seat in Seat.objects.filter(table=table, user__isnull=False):
+        fields = ["user", "is_ready", "ready_deadline"]
+        if seat.user_id in leavers:
+            seat.user, seat.is_ready, seat.ready_deadline = None, False, None
+            seat.connected = False  # the flag is the occupant's socket (games.live.seating)
+            fields.append("connected")
+        elif seat.user_id in bots:
+            seat.is_ready, seat.ready_deadline = True, None
+        else:
+            seat.is_ready, seat.ready_deadline = False, deadline
+        seat.save(update_fields=fields)
+    stand_bots_if_alone(table)
+    announce_seats(table.pk, table.room_id)
+
+
+def _left_seats(record: GameRecord, escaped: int | None) -> set[int]:
+    """Seats whose player escaped, in either escape mode."""
+    seats = set() if escaped is None else {escaped}
+    for data in GameEvent.objects.filter(game=record, type="escape") \
+            .values_list("data", flat=True):
+        seats.add(data["seat"])
+    return seats

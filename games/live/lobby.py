@@ -1,0 +1,102 @@
+"""The lobby socket, ``/ws/lobby/``: pushes the re-rendered rooms list to the lobby page.
+
+htmx's WebSocket extension on the page swaps the fragment in by its id
+(``hx-swap-oob``). The channel layer only says *that* something changed
+(``lobby.changed`` from games.live.seating and games.settlement.settle); the fragment is read
+from the database, so a lost notification is made good by the next one, and a
+reconnecting page gets a fresh fragment at once.
+"""
+
+from __future__ import annotations
+
+import asyncio
+
+from channels.db import database_sync_to_async
+from channels.generic.websocket import AsyncWebsocketConsumer
+from django.db.models import Count, Q
+from django.template.loader import render_to_string
+from django.utils import translation
+
+from games.live.broadcast import LOBBY_GROUP
+from games.live.dispatch import DirectDispatchMixin
+from games.live.language import connection_language
+from games.models import Room, Table
+
+ROOMS_FRAGMENT_ID = "lobby-rooms"
+# Sitting, standing and getting ready at busy tables can mean many notifications a
+# second: each socket renders once per window, after the window, so it shows them all.
+REFRESH_WINDOW_SECONDS = 0.25
+
+
+def lobby_rooms() -> list[dict]:
+    """The open rooms as the lobby and ``GET /api/rooms`` show them, in one query."""
+    taken = Q(tables__seats__user__isnull=False)
+    playing = Q(tables__status=Table.Status.PLAYING)
+    rooms = (Room.objects.filter(is_open=True).select_related("rule_set")
+             .annotate(seats_taken=Count("tables__seats", filter=taken),
+                       table_count=Count("tables", distinct=True),
+                       playing=Count("tables", filter=playing, distinct=True)))
+    return [{
+        "id": room.pk, "name": room.name,
+        "rule_set": room.rule_set.name, "rule_set_label": room.rule_set.label,
+        "seats_per_table": room.seat_count(),
+        "kind": room.kind, "kind_label": room.get_kind_display(),
+        "stake_unit": room.stake_unit, "coefficient": room.coefficient, "fee": room.fee,
+        "min_coins": room.min_coins, "max_loss": room.max_loss,
+        "turn_seconds": room.turn_seconds, "escape_mode": room.escape_mode,
+        "seats_taken": room.seats_taken, "tables": room.table_count,
+        "playing": room.playing,
+    } for room in rooms]
+
+
+def rooms_fragment(language: str | None = None) -> str:
+    """The rooms list as HTML, the same for every player of a language. Rendered here
+    there is no request and so no CSRF token in the forms: their buttons post through
+    htmx, which sends the page's token as a header (templates/base.html)."""
+    with translation.override(language):
+        return render_to_string("games/_rooms.html", {"rooms": lobby_rooms(),
+                                                      "fragment_id": ROOMS_FRAGMENT_ID})
+
+
+class LobbyConsumer(DirectDispatchMixin, AsyncWebsocketConsumer):
+    async def connect(self) -> None:
+        user = self.scope.get("user")
+        if user is None or not user.is_authenticated:
+            await self.close(code=4401)
+            return
+        self.refresh_pending = False
+        self.tasks: set[asyncio.Task] = set()
+        self.language = connection_language(self.scope)  # the page's language
+        await self.accept()
+        await self.channel_layer.group_add(LOBBY_GROUP, self.channel_name)
+        # The page may have been rendered a while ago, or this is a reconnect.
+        await self._send_rooms()
+
+    async def disconnect(self, code: int) -> None:
+        if not hasattr(self, "tasks"):
+            return  # refused before accept
+        await self.channel_layer.group_discard(LOBBY_GROUP, self.channel_name)
+        for task in list(self.tasks):
+            task.cancel()
+        await asyncio.gather(*self.tasks, return_exceptions=True)
+
+    async def receive(self, text_data: str | None = None, bytes_data: bytes | None = None,
+                      **kwargs) -> None:
+        """The lobby only listens: whatever the client sends is ignored."""
+
+    async def lobby_changed(self, message: dict) -> None:
+        if self.refresh_pending:
+            return
+        self.refresh_pending = True
+        task = asyncio.create_task(self._refresh_soon())
+        self.tasks.add(task)
+        task.add_done_callback(self.tasks.discard)
+
+    async def _refresh_soon(self) -> None:
+        await asyncio.sleep(REFRESH_WINDOW_SECONDS)
+        # From here on a change schedules another refresh: this one may read too early.
+        self.refresh_pending = False
+        await self._send_rooms()
+
+    async def _send_rooms(self) -> None:
+        await self.send(text_data=await database_sync_to_async(rooms_fragment)(self.language))

@@ -1,0 +1,191 @@
+"""Sitting, standing and getting ready at tables, and bots filling the empty seats
+(RULES §10). A full, ready table starts its game through games.live.lifecycle."""
+
+from __future__ import annotations
+
+from datetime import timedelta
+
+from django.conf import settings
+from django.db import transaction
+from django.utils import timezone
+from django.utils.translation import gettext_lazy as _
+
+from accounts.models import User
+from games.errors import ActionError
+from games.live.bot_accounts import bot_user_ids, free_bot, stand_bots_if_alone
+from games.live.broadcast import announce_seats
+from games.live.lifecycle import game_start
+from games.models import Room, Seat, Table
+from ledger.models import Currency
+from ledger.services import balance_of
+
+
+def room_quick_join(*, user: User, room_id: int) -> Seat:
+    """Sit at the first waiting table of the room with a free seat, or a new table."""
+    room = Room.objects.filter(pk=room_id, is_open=True).first()
+    if room is None:
+        raise ActionError(_("这个房间已关闭或不存在"))
+    existing = Seat.objects.filter(user=user).select_related("table").first()
+    if existing is not None:
+        if existing.table.room_id == room.pk:
+            return existing
+        raise ActionError(_("你已在 %(table)s 就座，请先离座"), {"table": existing.table})
+    _check_can_sit(user, room)
+    for table in room.tables.filter(status=Table.Status.WAITING, seats__user__isnull=True) \
+            .distinct().order_by("number"):
+        try:
+            return table_sit(user=user, table_id=table.pk)
+        except ActionError:
+            continue  # taken meanwhile: try the next table
+    return table_sit(user=user, table_id=table_create(room).pk)
+
+
+def table_create(room: Room) -> Table:
+    with transaction.atomic():
+        last = Table.objects.select_for_update().filter(room=room).order_by("-number").first()
+        table = Table.objects.create(room=room, number=(last.number + 1) if last else 1)
+        Seat.objects.bulk_create([Seat(table=table, index=index)
+                                  for index in range(room.seat_count())])
+    return table
+
+
+def table_sit(*, user: User, table_id: int, seat_index: int | None = None) -> Seat:
+    with transaction.atomic():
+        table = _locked_table(table_id)
+        room = table.room
+        mine = Seat.objects.filter(user=user).first()
+        if mine is not None:
+            if mine.table_id == table.pk:
+                return mine
+            raise ActionError(_("你已在另一张牌桌就座，请先离座"))
+        if not room.is_open:
+            raise ActionError(_("这个房间已关闭"))
+        if table.status != Table.Status.WAITING:
+            raise ActionError(_("这张牌桌正在对局"))
+        _check_can_sit(user, room)
+        seats = list(table.seats.order_by("index"))
+        if seat_index is None:
+            seat = next((seat for seat in seats if seat.user_id is None), None)
+            if seat is None:
+                raise ActionError(_("这张牌桌已经坐满了"))
+        else:
+            if not isinstance(seat_index, int) or not 0 <= seat_index < len(seats):
+                raise ActionError(_("这张牌桌没有座位 %(seat)s"), {"seat": repr(seat_index)})
+            seat = seats[seat_index]
+            if seat.user_id is not None:
+                raise ActionError(_("这个座位已经有人了"))
+        seat.user = user
+        seat.is_ready = False
+        seat.ready_deadline = timezone.now() + timedelta(seconds=room.ready_seconds)
+        seat.save(update_fields=["user", "is_ready", "ready_deadline"])
+        if table.waiting_since is None:
+            table.waiting_since = timezone.now()
+            table.save(update_fields=["waiting_since"])
+        announce_seats(table.pk, table.room_id)
+    return seat
+
+
+def table_stand(*, user: User) -> None:
+    """Leave a waiting table. During a game, leaving is an escape (games.live.lifecycle)."""
+    with transaction.atomic():
+        seat, table = _my_waiting_table(
+            user, _("你没有就座"), _("对局进行中：现在离开按逃跑处理（请用“离开对局”）"))
+        # `connected` belongs to the occupant's socket: an emptied seat is not connected.
+        Seat.objects.filter(pk=seat.pk).update(user=None, is_ready=False, ready_deadline=None,
+                                               connected=False)
+        stand_bots_if_alone(table)
+        announce_seats(table.pk, table.room_id)
+
+
+def table_ready(*, user: User, ready: bool = True) -> Seat:
+    with transaction.atomic():
+        seat, table = _my_waiting_table(user, _("请先入座"), _("对局已经开始了"))
+        seat.refresh_from_db()
+        seat.is_ready = ready
+        seat.ready_deadline = None if ready else timezone.now() + timedelta(
+            seconds=table.room.ready_seconds)
+        seat.save(update_fields=["is_ready", "ready_deadline"])
+        if ready and table.room.bots_allowed and settings.GAMES_BOT_FILL_SECONDS == 0:
+            _fill_with_bots(table)
+        if not _start_if_ready(table):
+            announce_seats(table.pk, table.room_id)
+    return seat
+
+
+def table_fill_bots(*, table_id: int) -> bool:
+    """Seat bots in the empty seats of a waiting table that has a person at it
+    (the lobby's wait is over) and start when everyone is ready."""
+    with transaction.atomic():
+        table = _locked_table(table_id)
+        if table.status != Table.Status.WAITING or not table.room.bots_allowed:
+            return False
+        if not _humans(table):
+            return False
+        _fill_with_bots(table)
+        if not _start_if_ready(table):
+            announce_seats(table.pk, table.room_id)
+        return True
+
+
+def table_unseat_unready(*, table_id: int) -> int:
+    """Remove people who did not get ready in time (RULES §10)."""
+    with transaction.atomic():
+        table = _locked_table(table_id)
+        if table.status != Table.Status.WAITING:
+            return 0
+        late = table.seats.filter(user__isnull=False, is_ready=False,
+                                  ready_deadline__lte=timezone.now())
+        count = late.update(user=None, ready_deadline=None, connected=False)
+        if count:
+            stand_bots_if_alone(table)
+            announce_seats(table.pk, table.room_id)
+        return count
+
+
+# --- internals --------------------------------------------------------------------------
+
+def _my_waiting_table(user: User, not_seated, not_waiting) -> tuple[Seat, Table]:
+    """The player's seat and its table, locked and waiting for a game."""
+    seat = Seat.objects.filter(user=user).first()
+    if seat is None:
+        raise ActionError(not_seated)
+    table = _locked_table(seat.table_id)
+    if table.status != Table.Status.WAITING:
+        raise ActionError(not_waiting)
+    return seat, table
+
+
+def _locked_table(table_id: int) -> Table:
+    table = Table.objects.select_for_update(of=("self",)).select_related("room__rule_set") \
+        .filter(pk=table_id).first()
+    if table is None:
+        raise ActionError(_("没有牌桌 %(table)s"), {"table": table_id})
+    return table
+
+
+def _check_can_sit(user: User, room: Room) -> None:
+    if room.is_coins and balance_of(user, Currency.COIN) < room.min_coins:
+        raise ActionError(_("这个房间至少要有 %(coins)s 游戏币才能入座"), {"coins": room.min_coins})
+
+
+def _humans(table: Table) -> list[int]:
+    users = [seat.user_id for seat in table.seats.all() if seat.user_id]
+    bots = bot_user_ids(users)
+    return [user for user in users if user not in bots]
+
+
+def _fill_with_bots(table: Table) -> None:
+    for seat in table.seats.filter(user__isnull=True).order_by("index"):
+        seat.user = free_bot(table.room)
+        seat.is_ready = True
+        seat.ready_deadline = None
+        seat.connected = False  # a bot has no socket
+        seat.save(update_fields=["user", "is_ready", "ready_deadline", "connected"])
+
+
+def _start_if_ready(table: Table) -> bool:
+    seats = list(table.seats.order_by("index"))
+    if any(seat.user_id is None or not seat.is_ready for seat in seats):
+        return False
+    game_start(table, seats)
+    return True

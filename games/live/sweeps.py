@@ -1,0 +1,61 @@
+"""Periodic sweeps (Celery beat in production; a thread under ``make run``)."""
+
+from __future__ import annotations
+
+from datetime import timedelta
+
+from django.conf import settings
+from django.db.models import Q
+from django.utils import timezone
+
+from games.errors import ActionError
+from games.live.lifecycle import game_deadline, game_settle
+from games.live.seating import table_fill_bots, table_unseat_unready
+from games.models import GameRecord, Seat, Table
+
+BATCH = 200
+
+
+def sweep_deadlines() -> int:
+    """Act on every expired turn: bots and 托管 seats move, people time out."""
+    done = 0
+    expired = GameRecord.objects.filter(status=GameRecord.Status.PLAYING,
+                                        deadline__lte=timezone.now()) \
+        .order_by("deadline").values_list("pk", "seq")[:BATCH]
+    for game_id, seq in expired:
+        if game_deadline(game_id=game_id, seq=seq):
+            done += 1
+    return done
+
+
+def sweep_tables() -> int:
+    """Unseat people who did not get ready in time; fill waiting tables with bots
+    once a person has waited long enough (GAMES_BOT_FILL_SECONDS)."""
+    now = timezone.now()
+    done = 0
+    late_tables = Seat.objects.filter(user__isnull=False, is_ready=False,
+                                      ready_deadline__lte=now,
+                                      table__status=Table.Status.WAITING) \
+        .values_list("table_id", flat=True).distinct()[:BATCH]
+    for table_id in late_tables:
+        done += table_unseat_unready(table_id=table_id)
+    waited = now - timedelta(seconds=settings.GAMES_BOT_FILL_SECONDS)
+    for table_id in Table.objects.filter(
+            status=Table.Status.WAITING, waiting_since__lte=waited, room__bots_allowed=True,
+            seats__user__isnull=True).values_list("pk", flat=True).distinct()[:BATCH]:
+        try:
+            done += table_fill_bots(table_id=table_id)
+        except ActionError:
+            continue
+    return done
+
+
+def sweep_unsettled() -> int:
+    """Settle any ended game whose settlement task was lost."""
+    stale = timezone.now() - timedelta(seconds=settings.GAMES_SETTLE_GRACE_SECONDS)
+    count = 0
+    for game_id in GameRecord.objects.filter(
+            Q(status=GameRecord.Status.ENDED), settled_at__isnull=True,
+            ended_at__lte=stale).values_list("pk", flat=True)[:BATCH]:
+        count += game_settle(game_id=game_id)
+    return count

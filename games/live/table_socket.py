@@ -1,0 +1,281 @@
+"""The table socket, ``/ws/table/<id>/`` (docs/protocol.md). Thin: parse,
+authorise, call one service, reply. Every game write goes through
+games.live.lifecycle or games.live.seating in one database transaction."""
+
+from __future__ import annotations
+
+import json
+import time
+
+from channels.db import database_sync_to_async
+from channels.generic.websocket import AsyncJsonWebsocketConsumer
+from django.utils import translation
+from django.utils.translation import gettext_lazy as _
+
+from accounts.models import User
+from games.errors import ActionError
+from games.live import lifecycle, seating
+from games.live.broadcast import announce_table, seat_group, table_group
+from games.live.dispatch import DirectDispatchMixin
+from games.live.hints import game_hints
+from games.live.inprocess_sweeps import ensure_sweeper
+from games.live.language import connection_language
+from games.live.snapshots import engine_snapshot, game_view, table_state
+from games.models import GameRecord, Seat, Table
+
+MAX_MESSAGE_BYTES = 4096
+RATE_PER_SECOND = 10.0
+RATE_BURST = 20.0
+
+# Database work runs on the process's one database thread (database_sync_to_async).
+# Measured under the load test, a thread pool instead made latency worse (GIL).
+db = database_sync_to_async
+
+
+class TableConsumer(DirectDispatchMixin, AsyncJsonWebsocketConsumer):
+    async def connect(self) -> None:
+        user = self.scope.get("user")
+        self.table_id = int(self.scope["url_route"]["kwargs"]["table_id"])
+        # Errors reach this player in their language: the page's, from the cookie the
+        # header's language switch sets, else Accept-Language (docs/i18n.md).
+        self.language = connection_language(self.scope)
+        # Accept, then close with the code: a close before the accept is a bare HTTP 403
+        # to the browser (ASGI spec), so it could not tell 4401 from 4404.
+        if user is None or not user.is_authenticated:
+            await self.accept()
+            await self.close(code=4401)
+            return
+        if not await db(Table.objects.filter(pk=self.table_id).exists)():
+            await self.accept()
+            await self.close(code=4404)
+            return
+        self.user_id = user.pk
+        self.seat: int | None = None
+        self.tokens = RATE_BURST
+        self.refilled = time.monotonic()
+        await self.accept()
+        ensure_sweeper()
+        await self.channel_layer.group_add(table_group(self.table_id), self.channel_name)
+        await self._follow_seat()
+        await self._send_snapshot()
+
+    async def disconnect(self, code: int) -> None:
+        if not hasattr(self, "user_id"):
+            return
+        await self.channel_layer.group_discard(table_group(self.table_id), self.channel_name)
+        if self.seat is not None:
+            await self.channel_layer.group_discard(seat_group(self.table_id, self.seat),
+                                                   self.channel_name)
+            await db(_seat_disconnected)(self.user_id, self.table_id)
+
+    # --- from the client ----------------------------------------------------------------
+
+    async def receive(self, text_data: str | None = None, bytes_data: bytes | None = None,
+                      **kwargs) -> None:
+        if text_data is None or len(text_data.encode()) > MAX_MESSAGE_BYTES:
+            await self._error(ActionError(_("消息必须是不超过 %(bytes)s 字节的 JSON 文本"),
+                                          {"bytes": MAX_MESSAGE_BYTES}))
+            return
+        if not self._take_token():
+            await self._error(ActionError(_("消息太多了：请慢一点"), code="rate_limited"))
+            return
+        try:
+            content = json.loads(text_data)
+        except json.JSONDecodeError:
+            await self._error(ActionError(_("JSON 格式错误")))
+            return
+        if not isinstance(content, dict) or not isinstance(content.get("type"), str):
+            await self._error(ActionError(_("消息必须是带有字符串 “type” 的 JSON 对象")))
+            return
+        await self.receive_json(content)
+
+    async def receive_json(self, content: dict, **kwargs) -> None:
+        handler = getattr(self, f"do_{content['type']}", None)
+        if handler is None:
+            await self._error(ActionError(_("未知的消息类型 %(type)s"),
+                                          {"type": repr(content["type"])}), content)
+            return
+        try:
+            await handler(content)
+        except ActionError as error:
+            await self._error(error, content)
+        except (TypeError, ValueError, KeyError) as error:
+            await self._error(ActionError(_("无效的消息：%(error)s"), {"error": error}), content)
+
+    async def do_snapshot(self, content: dict) -> None:
+        await self._send_snapshot(content.get("ref"))
+
+    async def do_sit(self, content: dict) -> None:
+        seat = content.get("seat")
+        await db(_sit)(self.user_id, self.table_id, seat)
+        await self._follow_seat()
+
+    async def do_stand(self, content: dict) -> None:
+        await db(_stand)(self.user_id)
+        await self._follow_seat()
+
+    async def do_ready(self, content: dict) -> None:
+        await db(_ready)(self.user_id, content.get("ready", True) is not False)
+
+    async def do_play(self, content: dict) -> None:
+        await self._act("play", content, cards=content.get("cards"),
+                        reading=content.get("reading"))
+
+    async def do_pass(self, content: dict) -> None:
+        await self._act("pass", content)
+
+    async def do_trustee(self, content: dict) -> None:
+        await self._act("trustee", content, on=bool(content.get("on")))
+
+    async def do_leave(self, content: dict) -> None:
+        await self._act("leave", content)
+
+    async def do_hint(self, content: dict) -> None:
+        """The sender's legal plays on its turn, smallest first (a read: no event)."""
+        reply = await db(_hints)(self.table_id, self.user_id)
+        if "ref" in content:
+            reply["ref"] = content["ref"]
+        await self.send_json(reply)
+
+    async def _act(self, action: str, content: dict, **payload) -> None:
+        seq = content.get("seq")
+        if seq is not None and (isinstance(seq, bool) or not isinstance(seq, int)):
+            raise ActionError(_("“seq” 必须是你收到的最后一个序号"))
+        cards = payload.get("cards")
+        if action == "play" and not isinstance(cards, (str, list)):
+            raise ActionError(_("“cards” 必须是牌的编码列表或点数文字"))
+        await db(_act_at_table)(self.table_id, self.user_id, action, seq, payload)
+
+    # --- from the channel layer --------------------------------------------------------------
+
+    async def game_events(self, message: dict) -> None:
+        await self.send_json({"type": "events", "game": message["game"], "seq": message["seq"],
+                              "turn": message["turn"], "deadline": message["deadline"],
+                              "events": message["events"]})
+
+    async def game_snapshot(self, message: dict) -> None:
+        await self._send_snapshot()
+
+    async def table_changed(self, message: dict) -> None:
+        state = message["table"]
+        mine = next((seat["index"] for seat in state["seats"]
+                     if seat["user"] == self.user_id), None)
+        await self._join_seat(mine)
+        await self.send_json({"type": "table", "table": state})
+
+    # --- helpers ----------------------------------------------------------------------------------
+
+    async def _follow_seat(self) -> None:
+        """Join the seat's private group while this user sits here; leave it otherwise."""
+        await self._join_seat(await db(_seat_of)(self.user_id, self.table_id))
+
+    async def _join_seat(self, seat: int | None) -> None:
+        if seat == self.seat:
+            return
+        if self.seat is not None:
+            await self.channel_layer.group_discard(seat_group(self.table_id, self.seat),
+                                                   self.channel_name)
+        if seat is not None:
+            await self.channel_layer.group_add(seat_group(self.table_id, seat), self.channel_name)
+        self.seat = seat
+
+    async def _send_snapshot(self, ref=None) -> None:
+        snapshot = await db(_snapshot)(self.table_id, self.user_id)
+        if ref is not None:
+            snapshot["ref"] = ref
+        await self.send_json(snapshot)
+
+    async def _error(self, error: ActionError, content: dict | None = None) -> None:
+        with translation.override(self.language):
+            reply = {"type": "error", "message": str(error)}
+        if error.code:
+            reply["code"] = error.code
+        if content and "ref" in content:
+            reply["ref"] = content["ref"]
+        await self.send_json(reply)
+
+    def _take_token(self) -> bool:
+        now = time.monotonic()
+        self.tokens = min(RATE_BURST, self.tokens + (now - self.refilled) * RATE_PER_SECOND)
+        self.refilled = now
+        if self.tokens < 1:
+            return False
+        self.tokens -= 1
+        return True
+
+
+# --- database work, run in the sync thread ------------------------------------------------------
+
+def _seat_of(user_id: int, table_id: int) -> int | None:
+    seat = Seat.objects.filter(user_id=user_id, table_id=table_id).first()
+    if seat is not None and not seat.connected:
+        # Tell the table (its `table` messages show who is connected); the next
+        # follow finds the flag set, so this announces once per connection.
+        if Seat.objects.filter(pk=seat.pk, connected=False).update(connected=True):
+            announce_table(table_id)
+    return seat.index if seat else None
+
+
+def _seat_disconnected(user_id: int, table_id: int) -> None:
+    if Seat.objects.filter(user_id=user_id, table_id=table_id, connected=True) \
+            .update(connected=False):
+        announce_table(table_id)
+    game_id = _current_game(table_id)
+    if game_id is not None:
+        lifecycle.game_disconnected(user_id=user_id, game_id=game_id)
+
+
+def _current_game(table_id: int) -> int | None:
+    return Table.objects.filter(pk=table_id).values_list("current_game_id", flat=True).first()
+
+
+def _act_at_table(table_id: int, user_id: int, action: str, seq: int | None,
+                  payload: dict) -> None:
+    # One trip to the database thread per action: under load each trip waits its turn.
+    game_id = _current_game(table_id)
+    if game_id is None:
+        raise ActionError(_("这张牌桌没有进行中的牌局"))
+    lifecycle.game_act(user_id=user_id, game_id=game_id, action=action, client_seq=seq,
+                     **payload)
+
+
+def _snapshot(table_id: int, user_id: int) -> dict:
+    table = Table.objects.get(pk=table_id)
+    game = None
+    record = GameRecord.objects.filter(pk=table.current_game_id).first() \
+        or table.games.order_by("-pk").first()
+    if record is not None:
+        game = game_view(record, user_id)
+    return {"type": "snapshot", "table": table_state(table), "game": game,
+            "seq": game["seq"] if game else 0}
+
+
+def _hints(table_id: int, user_id: int) -> dict:
+    game_id = _current_game(table_id)
+    record = GameRecord.objects.filter(pk=game_id).first() if game_id is not None else None
+    if record is None:
+        raise ActionError(_("这张牌桌没有进行中的牌局"))
+    if user_id not in record.players:
+        raise ActionError(_("你没有参加这局牌"))
+    # A fresh replay of the committed log, as snapshots read it: the warm engines
+    # (games.live.warm_engines) may only be touched with the game row locked, and a
+    # hint locks nothing.
+    game = engine_snapshot(record)
+    plays = game_hints(game, record.players.index(user_id))
+    return {"type": "hints", "game": record.pk, "seq": record.seq, "plays": plays}
+
+
+def _user(user_id: int) -> User:
+    return User.objects.get(pk=user_id)
+
+
+def _sit(user_id: int, table_id: int, seat) -> None:
+    seating.table_sit(user=_user(user_id), table_id=table_id, seat_index=seat)
+
+
+def _stand(user_id: int) -> None:
+    seating.table_stand(user=_user(user_id))
+
+
+def _ready(user_id: int, ready: bool) -> None:
+    seating.table_ready(user=_user(user_id), ready=ready)

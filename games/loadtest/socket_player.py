@@ -1,0 +1,183 @@
+"""A player that speaks the table socket protocol (docs/protocol.md) over a real
+WebSocket: the load test and the scale-out test drive games with it.
+
+It keeps what a seat may know (its own hand from snapshots and its own plays, the
+play to beat, whose turn it is) and answers each of its turns with the 托管 move
+after a think time. No Django settings: the engine, games.live.hints' ``codes_for`` and
+the ``websockets`` client.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import random
+import time
+from dataclasses import dataclass, field
+
+from websockets.asyncio.client import connect
+
+from games.engine.bot import trustee_move
+from games.engine.cards import FULL_DECK, counts_of
+from games.engine.presets import get_ruleset
+from games.engine.records import reading_from_dict
+from games.live.hints import codes_for
+
+_CARDS = {card.code: card for card in FULL_DECK}
+
+
+@dataclass
+class Stats:
+    """Shared by the clients of one run."""
+
+    sent: dict = field(default_factory=dict)  # (game, first seq) -> send time
+    received: dict = field(default_factory=dict)  # (game, first seq) -> receipt times
+    latencies: list = field(default_factory=list)
+    actions: int = 0
+    errors: list = field(default_factory=list)
+    games_started: set = field(default_factory=set)
+    games_ended: set = field(default_factory=set)
+    games_settled: set = field(default_factory=set)
+
+    def note_receipt(self, key: tuple, seats: int) -> None:
+        times = self.received.setdefault(key, [])
+        times.append(time.perf_counter())
+        if len(times) == seats and key in self.sent:
+            self.latencies.append(max(times) - self.sent.pop(key))
+            del self.received[key]
+
+
+class BotClient:
+    def __init__(self, url: str, session: str, origin: str, stats: Stats, *,
+                 ruleset: str = "qq", think: float = 1.0, jitter: float = 0.5,
+                 seats: int = 4, rng: random.Random | None = None) -> None:
+        self.url, self.session, self.origin = url, session, origin
+        self.stats = stats
+        self.rules = get_ruleset(ruleset)
+        self.think, self.jitter, self.seats = think, jitter, seats
+        self.rng = rng or random.Random()
+        self.seat: int | None = None
+        self.hand: list[str] = []
+        self.current = None
+        self.current_seat: int | None = None
+        self.game: int | None = None
+        self.seq = 0
+        self.turn: int | None = None
+        self.playing = False
+        self.stop_after = float("inf")
+        self._acting = False
+        self._acted_at: int | None = None  # the seq of our last action, until its events come
+        self._backoff = 0.0  # extra wait before acting again after a refusal
+
+    async def run(self, until: float, keep_playing: bool = True) -> None:
+        """Play games until ``until`` (perf_counter time), then finish the game at
+        hand and close."""
+        self.stop_after = until
+        headers = {"Cookie": f"sessionid={self.session}"}
+        async with connect(self.url, origin=self.origin, additional_headers=headers,
+                           open_timeout=30, max_queue=256) as socket:
+            self.socket = socket
+            await self._send({"type": "ready"})
+            async for raw in socket:
+                message = json.loads(raw)
+                await self._handle(message)
+                if not self.playing and (time.perf_counter() > until or not keep_playing) \
+                        and self.game in self.stats.games_settled:
+                    return
+
+    async def _handle(self, message: dict) -> None:
+        kind = message["type"]
+        if kind == "snapshot":
+            self._load(message)
+        elif kind == "events":
+            await self._events(message)
+        elif kind == "error":
+            self.stats.errors.append(message["message"])
+            self._acted_at = None  # the action was refused: try again if still our turn
+            self._backoff = 0.25
+            if message.get("code") == "stale":  # the text is in the socket's language
+                await self._send({"type": "snapshot"})
+                return
+        if self.playing and self.turn == self.seat and not self._acting \
+                and self._acted_at != self.seq:
+            self._acting = True
+            asyncio.get_running_loop().create_task(self._act())
+
+    def _load(self, message: dict) -> None:
+        game = message.get("game")
+        if game is None or game.get("status") != "playing":
+            return
+        if game["id"] == self.game and game["seq"] <= self.seq:
+            return  # an older picture than the events already applied
+        self.game = game["id"]
+        self.seat = game["seat"]
+        self.hand = list(game["hand"] or [])
+        self.seq = game["seq"]
+        self.turn = game["turn"]
+        current = game.get("current")
+        self.current = reading_from_dict(current["reading"], self.rules) if current else None
+        self.current_seat = current["seat"] if current else None
+        self.playing = True
+        self.stats.games_started.add(self.game)
+
+    async def _events(self, message: dict) -> None:
+        events = message["events"]
+        if message["game"] != self.game:
+            return  # a new game: the server pushes this seat's snapshot with its hand
+        self.stats.note_receipt((message["game"], events[0]["seq"]), self.seats)
+        if message["seq"] <= self.seq:
+            return  # already in the snapshot this client loaded
+        if events[0]["seq"] != self.seq + 1:
+            await self._send({"type": "snapshot"})  # a gap: the layer lost a message
+            return
+        self.seq = message["seq"]
+        self.turn = message["turn"]
+        for event in events:
+            kind = event["type"]
+            if kind == "play":
+                self.current = reading_from_dict(event["reading"], self.rules)
+                self.current_seat = event["seat"]
+                if event["seat"] == self.seat:
+                    for code in event["cards"]:
+                        if code in self.hand:
+                            self.hand.remove(code)
+            elif kind == "trick":
+                self.current = None
+                self.current_seat = None
+            elif kind == "end":
+                self.playing = False
+                self.stats.games_ended.add(self.game)
+            elif kind == "settled":
+                self.stats.games_settled.add(self.game)
+                if time.perf_counter() < self.stop_after:
+                    await self._send({"type": "ready"})
+
+    async def _act(self) -> None:
+        try:
+            delay = max(0.0, self.think + self.rng.uniform(-self.jitter, self.jitter))
+            await asyncio.sleep(max(delay, self._backoff))
+            self._backoff = 0.0
+            if not self.playing or self.turn != self.seat:
+                return
+            counts = counts_of(_CARDS[code] for code in self.hand)
+            partner = (self.current_seat is not None and self.seats == 4
+                       and self.current_seat % 2 == self.seat % 2
+                       and self.current_seat != self.seat)
+            move = trustee_move(counts, self.current, partner, self.rules)
+            key = (self.game, self.seq + 1)
+            self._acted_at = self.seq
+            if move is None:
+                message = {"type": "pass", "seq": self.seq}
+            else:
+                message = {"type": "play", "seq": self.seq, "cards": codes_for(self.hand, move)}
+            self.stats.sent[key] = time.perf_counter()
+            self.stats.actions += 1
+            await self._send(message)
+        except Exception as error:  # a task's error would vanish: count it
+            self.stats.errors.append(f"client error: {error!r}")
+            raise
+        finally:
+            self._acting = False
+
+    async def _send(self, message: dict) -> None:
+        await self.socket.send(json.dumps(message))

@@ -1,0 +1,58 @@
+"""The money of a finished game: its points and coins posted through the ledger
+(RULES §7, §8, §10). Called by games.live.lifecycle, which owns the game's end and
+the table's reopening; this module only turns a result into ledger postings."""
+
+from __future__ import annotations
+
+from accounts.models import User
+from games.engine.rulesets import RuleSet
+from games.models import GameEvent, GameRecord
+from ledger.models import Currency, Leg
+from ledger.services import Escape, settle_game
+
+
+def post_settlement(record: GameRecord) -> dict:
+    """Post the points and coins of the ended game ``record`` and return what each
+    seat received (``{"points": [...], "coins": [...]}``, the ``settled`` event's body).
+    Call with the game row locked, the game ended and not yet settled; the ledger's
+    idempotency key (``game:<id>``) makes a second posting impossible anyway."""
+    result, terms = record.result, record.terms
+    users = User.objects.in_bulk(record.players)
+    players = [users[user_id] for user_id in record.players]
+    escaped = result.get("escaped")
+    escape = None
+    scores = result["scores"]
+    if escaped is not None:
+        escape = Escape(seat=escaped, penalty_units=result["penalty"],
+                        compensation_percent=_dealt_rules(record).escape_compensation_percent)
+        scores = result["contributions"]
+    # The terms and rules the game was dealt with, whatever the room says now.
+    posted = settle_game(game_key=record.ledger_key, players=players, scores=scores,
+                         stake_unit=terms["stake_unit"], coins=terms["coins"],
+                         coefficient=terms["coefficient"], fee=terms["fee"], escape=escape)
+    return _summary(posted, record.players)
+
+
+def _dealt_rules(record: GameRecord) -> RuleSet:
+    deal = GameEvent.objects.filter(game=record, type="deal").values_list("data", flat=True) \
+        .first()
+    return RuleSet.from_dict(deal["rules"])
+
+
+def _summary(posted, players: list[int]) -> dict:
+    """Points and coins each seat received (what the result panel shows)."""
+    points = [0] * len(players)
+    coins = [0] * len(players)
+    if posted is not None:
+        for user_id, currency, amount in Leg.objects.filter(
+                transaction=posted, account__user_id__in=players, hold__isnull=True) \
+                .values_list("account__user_id", "account__currency", "amount"):
+            target = points if currency == Currency.POINT else coins
+            target[players.index(user_id)] += amount
+        # Coins came back out of escrow: a player's change is the return less the hold.
+        for user_id, amount in Leg.objects.filter(transaction=posted, hold__isnull=False) \
+                .values_list("hold__user_id", "amount"):
+            coins[players.index(user_id)] += amount
+    return {"points": points, "coins": coins}
+
+

@@ -1,0 +1,85 @@
+"""Real ASGI servers (uvicorn subprocesses) on the test database, for the tests that
+need real WebSockets from outside the test process: the scale-out test and the
+browser test. Use them from a ``django_db(transaction=True)`` test, so that what the
+test writes is committed and the servers see it."""
+
+from __future__ import annotations
+
+import os
+import socket
+import subprocess
+import sys
+import time
+import urllib.request
+from collections.abc import Iterator
+from contextlib import contextmanager
+from pathlib import Path
+
+from django.conf import settings
+from django.db import connection
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def free_port() -> int:
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        return probe.getsockname()[1]
+
+
+SITE_APP = "shuangkou_site.asgi:application"
+# The same, with the static files (CSS, scripts) served as well: for a browser.
+SITE_APP_WITH_STATIC = "games.testing.asgi_with_static:application"
+
+
+def start_server(port: int, app: str = SITE_APP) -> subprocess.Popen:
+    database = connection.settings_dict
+    env = {
+        **os.environ,
+        "DJANGO_SETTINGS_MODULE": "shuangkou_site.settings.test",
+        # The servers must use this test's database and channel-layer prefix.
+        "DATABASE_URL": f"postgres://{database['USER']}@{database['HOST']}:{database['PORT']}"
+                        f"/{database['NAME']}",
+        "CHANNEL_LAYER_PREFIX": settings.CHANNEL_LAYER_PREFIX,
+    }
+    return subprocess.Popen(
+        [sys.executable, "-m", "uvicorn", app,
+         "--host", "127.0.0.1", "--port", str(port), "--log-level", "warning"],
+        cwd=ROOT, env=env)
+
+
+def wait_until_serving(port: int, process: subprocess.Popen) -> None:
+    deadline = time.monotonic() + 60
+    while time.monotonic() < deadline:
+        assert process.poll() is None, "the server process exited"
+        try:
+            with urllib.request.urlopen(f"http://127.0.0.1:{port}/healthz", timeout=2) as reply:
+                if reply.status == 200:
+                    return
+        except OSError:
+            time.sleep(0.3)
+    raise AssertionError(f"no server on port {port}")
+
+
+def stop_server(process: subprocess.Popen) -> None:
+    process.terminate()
+    try:
+        process.wait(timeout=30)
+    except subprocess.TimeoutExpired:
+        process.kill()
+        process.wait(timeout=30)
+
+
+@contextmanager
+def served(count: int = 1, app: str = SITE_APP) -> Iterator[list[int]]:
+    """``count`` servers of ``app`` on free ports, serving once the block starts; their
+    ports."""
+    ports = [free_port() for _ in range(count)]
+    servers = [start_server(port, app) for port in ports]
+    try:
+        for port, server in zip(ports, servers):
+            wait_until_serving(port, server)
+        yield ports
+    finally:
+        for server in servers:
+            stop_server(server)

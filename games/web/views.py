@@ -1,0 +1,205 @@
+"""Pages of the games app: the lobby and the table page. Thin: parse,
+authorise, call one service in games.live.seating, render or redirect. A refused action
+(ActionError) comes back as a message on the page, never as a server error."""
+
+from __future__ import annotations
+
+from django.contrib import messages
+from django.contrib.auth.decorators import login_required
+from django.db import IntegrityError
+from django.http import HttpRequest, HttpResponse
+from django.shortcuts import get_object_or_404, redirect, render
+from django.urls import reverse
+from django.utils.translation import gettext as _
+from django.views.decorators.http import require_GET, require_POST
+from django_htmx.http import HttpResponseClientRedirect
+
+from accounts.models import Level
+from accounts.titles import level_title
+from games.errors import ActionError
+from games.live import seating
+from games.live.lobby import ROOMS_FRAGMENT_ID, lobby_rooms
+from games.live.snapshots import table_state
+from games.models import Seat, Table
+from games.vocabulary import READING_TEXTS
+
+
+@require_GET
+@login_required
+def lobby(request: HttpRequest) -> HttpResponse:
+    my_seat = Seat.objects.filter(user=request.user).select_related("table__room").first()
+    return render(request, "games/lobby.html", {
+        "rooms": lobby_rooms(), "fragment_id": ROOMS_FRAGMENT_ID, "my_seat": my_seat})
+
+
+@require_POST
+@login_required
+def room_quick_join(request: HttpRequest, room_id: int) -> HttpResponse:
+    try:
+        seat = seating.room_quick_join(user=request.user, room_id=room_id)
+    except ActionError as error:
+        messages.error(request, _("无法加入：%(reason)s") % {"reason": error})
+        return _go(request, reverse("lobby"))
+    except IntegrityError:
+        # Two joins of one player raced to different tables: the other one won.
+        messages.error(request, _("你刚刚已在另一张牌桌就座，请刷新大厅。"))
+        return _go(request, reverse("lobby"))
+    return _go(request, reverse("table", args=[seat.table_id]))
+
+
+@require_GET
+@login_required
+def table_page(request: HttpRequest, table_id: int) -> HttpResponse:
+    """The playing table. The page renders the seats as they are now; static/js/table.js
+    then talks to the table socket (docs/protocol.md) for everything else."""
+    table = get_object_or_404(Table.objects.select_related("room__rule_set", "current_game"),
+                              pk=table_id)
+    state = table_state(table)
+    my_seat = next((seat for seat in state["seats"] if seat["user"] == request.user.pk), None)
+    titles = {number: level_title(title)
+              for number, title in Level.objects.values_list("number", "title")}
+    view_seat = my_seat["index"] if my_seat else 0
+    count = len(state["seats"])
+    seats = [{**seat, "title": titles.get(seat["level"], ""), "mine": seat is my_seat,
+              "position": _seat_position((seat["index"] - view_seat) % count, count)}
+             for seat in state["seats"]]
+    game = table.current_game
+    room = table.room
+    config = {
+        "table": table.pk, "user": request.user.pk, "socket": f"/ws/table/{table.pk}/",
+        "lobby": reverse("lobby"), "titles": {str(number): title for number, title
+                                              in titles.items()},
+        "room": {"kind": room.kind, "coins": room.is_coins, "turn_seconds": room.turn_seconds,
+                 "escape_mode": room.escape_mode},
+        # For the readings' wildcards before a game's deal has said them (table.js).
+        "wildcards": list(room.rule_set.as_rule_set().wildcards),
+        "table_state": state,
+        # The countdown from the first paint, before the socket's snapshot arrives.
+        "deadline": game.deadline.isoformat() if game is not None and game.deadline else None,
+    }
+    return render(request, "games/table.html", {
+        "table": table, "state": state, "my_seat": my_seat, "seats": seats,
+        "config": config, "strings": table_strings()})
+
+
+def _seat_position(offset: int, count: int) -> str:
+    """Where a seat sits on screen, counted from the viewer's seat in playing order
+    (counter-clockwise, RULES §2): the viewer at the bottom, the next seat on the right."""
+    if count == 2:
+        return ("bottom", "top")[offset]
+    return ("bottom", "right", "top", "left")[offset]
+
+
+def table_strings() -> dict[str, str]:
+    """Every text static/js/table.js shows, translated here so that makemessages sees
+    them; the template renders them into a JSON block (``#table-strings``). The script
+    has no texts of its own: readings, too, are put together from these (the words
+    of games.vocabulary.reading_text, READING_TEXTS)."""
+    return {
+        "connecting": _("连接中…"),
+        "connected": _("已连接"),
+        "reconnecting": _("连接已断开，正在重连…"),
+        "login_needed": _("请先登录。"),
+        "no_table": _("这张牌桌不存在。"),
+        "empty_seat": _("空位"),
+        "bot": _("机器人"),
+        "ready": _("已准备"),
+        "not_ready": _("未准备"),
+        "offline": _("离线"),
+        "trustee": _("托管"),
+        "escaped": _("逃跑"),
+        "turn": _("出牌中"),
+        "cards": _("%(count)s 张"),
+        "cards_label": _("剩余 %(count)s 张牌"),
+        "place": _("第 %(place)s 名"),
+        "timeouts": _("超时 %(count)s 次"),
+        "pass": _("过"),
+        "seconds": _("%(seconds)s 秒"),
+        "small_joker": _("小王"),
+        "big_joker": _("大王"),
+        "suit_S": _("黑桃"),
+        "suit_H": _("红桃"),
+        "suit_C": _("梅花"),
+        "suit_D": _("方块"),
+        "card_label": _("%(suit)s %(rank)s"),
+        "reveal": _("明牌 %(card)s：%(holder)s 先出，另一张在 %(twin_holder)s 手中，二人为搭档。"),
+        "reveal_same": _("明牌 %(card)s：%(holder)s 先出，两张都在其手中。"),
+        "swap": _("座位交换：%(a)s ↔ %(b)s。"),
+        "your_turn": _("轮到你出牌。"),
+        "your_lead": _("轮到你首出：可出任意牌型。"),
+        "waiting_for": _("等待 %(name)s 出牌。"),
+        "to_beat": _("要大过：%(text)s（%(name)s）"),
+        "no_hints": _("没有能大过的牌。"),
+        "hint": _("提示 %(index)s/%(count)s"),
+        "selected": _("已选 %(count)s 张"),
+        "none_selected": _("先选择要出的牌。"),
+        "kou_double": _("双扣"),
+        "kou_single": _("单扣"),
+        "kou_draw": _("平扣"),
+        "kou_escape": _("逃跑结束"),
+        "multiplier": _("倍数 ×%(multiplier)s"),
+        "winners": _("胜方：%(names)s"),
+        "penalty": _("逃跑罚分：%(name)s %(penalty)s 分"),
+        "cards_left": _("剩余手牌：%(count)s 张"),
+        "settling": _("结算中…"),
+        "ready_button": _("准备"),
+        "unready_button": _("取消准备"),
+        "trustee_off_button": _("托管"),
+        "trustee_on_button": _("取消托管"),
+        "trustee_on_notice": _("你已进入托管，系统将替你出牌。"),
+        "escape_notice": _("%(name)s 离开了对局。"),
+        "game_over": _("本局结束。"),
+        "waiting": _("等待玩家准备。"),
+        "spectating": _("你在旁观这张牌桌。"),
+        "new_game": _("新的一局开始了。"),
+        "you": _("你"),
+        "status_waiting": _("等待中"),
+        "status_playing": _("对局中"),
+        "list_separator": _("、"),
+        "timeout_warning": _("请注意，你已经超时 %(count)s 次了，超时三次，系统将自动托管游戏"),
+        "joker": _("王"),
+        **{f"reading_{key}": _(text) for key, text in READING_TEXTS.items()},
+    }
+
+
+@require_POST
+@login_required
+def table_ready(request: HttpRequest, table_id: int) -> HttpResponse:
+    if _refuse_unless_seated(request, table_id):
+        return redirect("table", table_id)
+    ready = request.POST.get("ready", "1") != "0"
+    try:
+        seating.table_ready(user=request.user, ready=ready)
+    except ActionError as error:
+        messages.error(request, str(error))
+    return redirect("table", table_id)
+
+
+@require_POST
+@login_required
+def table_stand(request: HttpRequest, table_id: int) -> HttpResponse:
+    if _refuse_unless_seated(request, table_id):
+        return redirect("table", table_id)
+    try:
+        seating.table_stand(user=request.user)
+    except ActionError as error:
+        messages.error(request, str(error))
+        return redirect("table", table_id)
+    messages.success(request, _("你已离座。"))
+    return redirect("lobby")
+
+
+def _refuse_unless_seated(request: HttpRequest, table_id: int) -> bool:
+    """The services act on the player's own seat: make sure it is at this table."""
+    if Seat.objects.filter(user=request.user, table_id=table_id).exists():
+        return False
+    messages.error(request, _("你没有在这张牌桌就座。"))
+    return True
+
+
+def _go(request: HttpRequest, url: str) -> HttpResponse:
+    """Redirect; a button posted by htmx (from a fragment the lobby socket sent)
+    is told to load the page instead of swapping the response in."""
+    if request.htmx:
+        return HttpResponseClientRedirect(url)
+    return redirect(url)
