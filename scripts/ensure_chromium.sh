@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Make sure Debian's Chromium is at /usr/bin/chromium for the browser test
-# (games/tests/test_browser_e2e.py). Playwright drives that binary: it never downloads
+# (games/web/tests/test_browser_e2e.py). Playwright drives that binary: it never downloads
 # a browser of its own. Installs the package only when the binary is missing, with a
 # small Chinese font (fonts-wqy-microhei) so the test's screenshots show the pages' text.
 set -euo pipefail

@@ -1,5 +1,5 @@
 /* Replay of a finished game: steps through frames the server computed from the
- * event log (games/replay.py). No framework, no texts of its own: every string
+ * event log (games/archive/frames.py). No framework, no texts of its own: every string
  * comes from the page's "replay-strings" JSON block, every state from "replay-data".
  */
 (function () {
