@@ -81,18 +81,6 @@ def game_start(table: Table, seats: list[Seat]) -> GameRecord:
     return record
 
 
-def _tcy_stake(room: Room, rules, players: list[int]) -> int:
-    """X: the stake of the lowest-level seated player (RULES §9 tcy tables)."""
-    users = User.objects.in_bulk(players)
-    stakes = []
-    for user in users.values():
-        amount = balance_of(user, Currency.COIN if room.is_coins else Currency.POINT)
-        table_rows = rules.stakes_coins if room.is_coins else rules.stakes_points
-        reached = [stake for needed, stake in table_rows if amount >= needed]
-        stakes.append(reached[-1] if reached else table_rows[0][1])
-    return min(stakes)
-
-
 def game_act(*, user_id: int, game_id: int, action: str, cards: str | list | None = None,
              reading: dict | None = None, on: bool | None = None,
              client_seq: int | None = None) -> list[dict]:
@@ -207,6 +195,18 @@ def _deal_seed(table: Table) -> int:
     games = GameRecord.objects.filter(table=table).count()
     digest = hashlib.sha256(f"{base}:{table.room_id}:{table.number}:{games}".encode()).digest()
     return int.from_bytes(digest[:8], "big")
+
+
+def _tcy_stake(room: Room, rules, players: list[int]) -> int:
+    """X: the stake of the lowest-level seated player (RULES §9 tcy tables)."""
+    users = User.objects.in_bulk(players)
+    stakes = []
+    for user in users.values():
+        amount = balance_of(user, Currency.COIN if room.is_coins else Currency.POINT)
+        table_rows = rules.stakes_coins if room.is_coins else rules.stakes_points
+        reached = [stake for needed, stake in table_rows if amount >= needed]
+        stakes.append(reached[-1] if reached else table_rows[0][1])
+    return min(stakes)
 
 
 def _enqueue_settlement(game_id: int) -> None:
