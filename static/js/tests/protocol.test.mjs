@@ -16,7 +16,7 @@ import { readFileSync } from "node:fs";
 import { test } from "node:test";
 import { isDeepStrictEqual } from "node:util";
 
-import { fold, foldSteps } from "../table/protocol.js";
+import { fold, foldSteps, settlementOf, tableActs } from "../table/protocol.js";
 
 function loadLogs() {
   const path = process.env.FOLD_LOGS;
@@ -136,6 +136,41 @@ test("from the deal alone, the fold knows all but a seat's hand", () => {
       const want = withHistory(last.view, events, events.length);
       assert.deepEqual(fold(null, events, viewer.player), { ...want, hand: null });
     }
+  }
+});
+
+test("the plays on the table: this trick's, else the last one's until the next action", () => {
+  // As the page kept them event by event before the fold: a trick event marks the acts
+  // on the table stale; the next play or pass clears them.
+  for (const game of loadLogs().games) {
+    let acts = {};
+    let stale = false;
+    let step = 0;
+    for (const view of foldSteps(null, game.events, null)) {
+      const event = game.events[step];
+      step += 1;
+      if (event.type === "play" || event.type === "pass") {
+        if (stale) {
+          acts = {};
+          stale = false;
+        }
+        acts[event.seat] = event.type === "play"
+          ? { seat: event.seat, action: "play", cards: event.cards, reading: event.reading,
+            by: event.by }
+          : { seat: event.seat, action: "pass", by: event.by };
+      } else if (event.type === "trick") {
+        stale = true;
+      }
+      const shown = tableActs(view);
+      const where = `${game.ruleset} seed ${game.seed} at ${event.seq}`;
+      assert.deepEqual(shown.acts, acts, where);
+      if (Object.keys(acts).length) {
+        assert.equal(shown.stale, stale, where);
+      }
+    }
+    const settled = game.events.at(-1);
+    assert.deepEqual(settlementOf(fold(null, game.events, null)),
+      { points: settled.points, coins: settled.coins });
   }
 });
 
