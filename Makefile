@@ -7,7 +7,7 @@ DEV_SETTINGS := shuangkou_site.settings.dev
 TEST_SETTINGS := shuangkou_site.settings.test
 PYTEST_ARGS ?=
 
-.PHONY: venv services chromium messages run test lint
+.PHONY: venv services chromium node messages run test js-test lint
 
 venv: $(STAMP)
 
@@ -25,6 +25,19 @@ services:
 chromium:
 	scripts/ensure_chromium.sh
 
+# Node runs the table page's fold tests (node --test): Debian's nodejs when it is missing.
+node:
+	command -v node >/dev/null || (apt-get update && apt-get install -y nodejs)
+
+# The table page's protocol fold (static/js/table/protocol.js) against logs the Python
+# engine records (games/engine/sample_games.py). Seeds 1-6 give every kind of event,
+# a 明牌 swap and 接风 among them (the test checks that they do).
+FOLD_LOGS := test-artifacts/fold-logs.json
+js-test: venv node
+	mkdir -p $(dir $(FOLD_LOGS))
+	$(BIN)/python -m games.engine.sample_games --out $(FOLD_LOGS) --seeds 1 2 3 4 5 6
+	FOLD_LOGS=$(FOLD_LOGS) node --test static/js/tests/*.test.mjs
+
 # Compile the translation catalogs (locale/*/LC_MESSAGES/django.po; the .mo files are
 # not committed). compilemessages runs msgfmt: install gettext when it is missing.
 messages: venv
@@ -40,7 +53,7 @@ run: venv messages
 	DJANGO_SETTINGS_MODULE=$(DEV_SETTINGS) $(BIN)/uvicorn shuangkou_site.asgi:application \
 		--host 127.0.0.1 --port 8000 --lifespan off
 
-test: venv services chromium messages
+test: venv services chromium messages js-test
 	PLAYWRIGHT_SKIP_BROWSER_DOWNLOAD=1 DJANGO_SETTINGS_MODULE=$(TEST_SETTINGS) $(BIN)/pytest $(PYTEST_ARGS)
 
 lint: venv

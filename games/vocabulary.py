@@ -30,8 +30,9 @@ def rank_label(token: str) -> str:
 
 
 # The words of a reading (RULES §4), by its type, and of the jokers standing in for
-# other ranks. games.web.views.table_strings hands the same texts to static/js/table.js
-# (as "reading_<key>"), whose readingText puts them together like reading_text here.
+# other ranks. games.web.views.table_strings hands the same texts to the table page (as
+# "reading_<key>"), whose readingText (static/js/table/readings.js) puts them together
+# like reading_text here.
 READING_TEXTS = {
     "single": gettext_noop("单张 %(rank)s"),
     "pair": gettext_noop("对子 %(rank)s"),

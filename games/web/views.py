@@ -50,8 +50,9 @@ def room_quick_join(request: HttpRequest, room_id: int) -> HttpResponse:
 @require_GET
 @login_required
 def table_page(request: HttpRequest, table_id: int) -> HttpResponse:
-    """The playing table. The page renders the seats as they are now; static/js/table.js
-    then talks to the table socket (docs/protocol.md) for everything else."""
+    """The playing table. The page renders the seats as they are now; its script
+    (static/js/table/main.js) then talks to the table socket (docs/protocol.md) for
+    everything else."""
     table = get_object_or_404(Table.objects.select_related("room__rule_set", "current_game"),
                               pk=table_id)
     state = table_state(table)
@@ -71,7 +72,7 @@ def table_page(request: HttpRequest, table_id: int) -> HttpResponse:
                                               in titles.items()},
         "room": {"kind": room.kind, "coins": room.is_coins, "turn_seconds": room.turn_seconds,
                  "escape_mode": room.escape_mode},
-        # For the readings' wildcards before a game's deal has said them (table.js).
+        # For the readings' wildcards before a game's deal has said them (static/js/table/).
         "wildcards": list(room.rule_set.as_rule_set().wildcards),
         "table_state": state,
         # The countdown from the first paint, before the socket's snapshot arrives.
@@ -91,10 +92,10 @@ def _seat_position(offset: int, count: int) -> str:
 
 
 def table_strings() -> dict[str, str]:
-    """Every text static/js/table.js shows, translated here so that makemessages sees
-    them; the template renders them into a JSON block (``#table-strings``). The script
-    has no texts of its own: readings, too, are put together from these (the words
-    of games.vocabulary.reading_text, READING_TEXTS)."""
+    """Every text the table page's script (static/js/table/) shows, translated here so
+    that makemessages sees them; the template renders them into a JSON block
+    (``#table-strings``). The script has no texts of its own: readings, too, are put
+    together from these (the words of games.vocabulary.reading_text, READING_TEXTS)."""
     return {
         "connecting": _("连接中…"),
         "connected": _("已连接"),

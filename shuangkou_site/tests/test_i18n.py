@@ -218,7 +218,7 @@ def visible_text(page: str) -> str:
 
 
 def script_texts(page: str) -> list[str]:
-    """Every string in the page's JSON blocks (what table.js and replay.js show)."""
+    """Every string in the page's JSON blocks (what the table's and the replay's scripts show)."""
     found: list[str] = []
 
     def walk(value) -> None:

@@ -1,4 +1,4 @@
-/* Card faces for every page that shows cards: the table (static/js/table.js) and the
+/* Card faces for every page that shows cards: the table (static/js/table/) and the
  * replay (static/js/replay.js) build them here, in the markup static/css/cards.css
  * styles. Each page names its cards in its own words (the label). Load before them. */
 window.Cards = (function () {

@@ -84,8 +84,9 @@ def test_one_script_builds_the_card_faces_of_both_pages():
     for name in ('"card-corner"', '"card-rank"', '"card-suit"', '"card-pip"', '"mini"',
                  '"big" : "small"', '"JOKER"'):
         assert name in cards, name
-    for page in ("table.js", "replay.js"):
-        script = (STATIC / "js" / page).read_text()
+    table = "".join(path.read_text() for path in sorted((STATIC / "js" / "table").glob("*.js")))
+    replay = (STATIC / "js" / "replay.js").read_text()
+    for page, script in (("table/", table), ("replay.js", replay)):
         assert "window.Cards.cardFace(" in script, page
         # No face of its own: no markup of a face's parts, no suit symbols.
         assert '"card-corner"' not in script and "\\u2660" not in script, page
@@ -105,10 +106,12 @@ def test_the_table_and_replay_pages_link_the_card_style_and_script_before_their_
     game_act(user_id=alice.pk, game_id=record.pk, action="trustee", on=True)
     replay = client.get(reverse("game-replay", args=[record.pk])).content.decode()
 
-    for html, own, script in ((table, "table.css", "table.js"),
+    for html, own, script in ((table, "table.css", "table/main.js"),
                               (replay, "replay.css", "replay.js")):
         sheets = linked_stylesheets(html)
         assert "cards.css" in sheets and own in sheets, sheets
         assert sheets.index("cards.css") < sheets.index(own)  # the page's sizes win
-        scripts = re.findall(r'<script src="/static/js/([\w-]+\.js)" defer>', html)
-        assert scripts == ["cards.js", script]  # deferred scripts run in this order
+        # Deferred scripts and module scripts (deferred too) run in this order.
+        scripts = re.findall(r'<script (?:src="/static/js/([\w-]+\.js)" defer'
+                             r'|type="module" src="/static/js/([\w/-]+\.js)")>', html)
+        assert ["".join(found) for found in scripts] == ["cards.js", script]

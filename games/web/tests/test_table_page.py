@@ -1,4 +1,4 @@
-"""The table page (templates/games/table.html, static/js/table.js) and the socket's
+"""The table page (templates/games/table.html, static/js/table/) and the socket's
 ``hint`` message it uses (docs/protocol.md, "hints")."""
 
 import asyncio
@@ -107,7 +107,8 @@ def test_a_seated_player_gets_the_table_with_seats_hand_buttons_and_strings(clie
     assert [seat["user"] for seat in config["table_state"]["seats"]] == [bob.pk, alice.pk,
                                                                           None, None]
     assert config["titles"]["1"] == level.title  # the ladder, for the seats' titles
-    assert "js/table.js" in html and "css/table.css" in html
+    assert '<script type="module" src="/static/js/table/main.js">' in html
+    assert "css/table.css" in html
 
 
 @pytest.mark.django_db
@@ -126,7 +127,7 @@ def test_a_spectator_gets_the_table_without_a_hand_or_seat_buttons(client):
     assert re.search(r'<button[^>]*id="ready-button"[^>]*\bhidden\b', html)
     assert re.search(r'<button[^>]*id="sit-button"[^>]*>入座</button>', html)
     for element_id, label in GAME_BUTTONS.items():
-        assert button_label(html, element_id) == label  # present, shown by table.js
+        assert button_label(html, element_id) == label  # present, shown by the page's script
     assert json_block(html, "table-strings")["spectating"]
 
 

@@ -1,0 +1,148 @@
+/* The table page's settings, strings and elements, and the client's state: what the
+ * other modules share. The page (templates/games/table.html) provides the elements, a
+ * JSON block of settings (#table-config) and one of translated strings (#table-strings).
+ *
+ * state.game is the game as the fold keeps it (./protocol.js): the shape of the
+ * server's Game.view. The snapshot's platform fields sit beside it: gameId,
+ * settlement, deadline. */
+
+import { dealOf, settlementOf } from "./protocol.js";
+import { makeReadings } from "./readings.js";
+
+const json = (id) => {
+  const node = document.getElementById(id);
+  return node ? JSON.parse(node.textContent) : null;
+};
+
+export const page = document.getElementById("table-page");
+export const config = json("table-config") || {};
+const STRINGS = json("table-strings") || {};
+
+export const el = (id) => document.getElementById(id);
+export const dom = {
+  felt: el("felt"),
+  tableStatus: el("table-status"),
+  connection: el("connection-status"),
+  turnInfo: el("turn-info"),
+  revealInfo: el("reveal-info"),
+  swapInfo: el("swap-info"),
+  notice: el("notice"),
+  handArea: el("hand-area"),
+  hand: el("hand"),
+  selectionInfo: el("selection-info"),
+  gameControls: el("game-controls"),
+  play: el("play-button"),
+  pass: el("pass-button"),
+  hint: el("hint-button"),
+  trustee: el("trustee-toggle"),
+  leave: el("leave-button"),
+  readyForm: el("ready-form"),
+  ready: el("ready-button"),
+  standForm: el("stand-form"),
+  stand: el("stand-button"),
+  sit: el("sit-button"),
+  result: el("result-panel"),
+  resultSummary: el("result-summary"),
+  resultRows: el("result-rows"),
+  resultSettlement: el("result-settlement"),
+  resultReady: el("result-ready-button"),
+  leaveDialog: el("leave-dialog"),
+  leaveConfirm: el("leave-confirm"),
+  leaveCancel: el("leave-cancel"),
+};
+
+export const state = {
+  connection: "connecting",
+  table: config.table_state,
+  names: {},
+  gameId: null,
+  seq: 0,
+  game: null, // the fold's view of the game (./protocol.js), or null
+  settlement: null, // the snapshot's; the game's settled event says the same
+  deadline: config.deadline ? Date.parse(config.deadline) : null,
+  selected: new Set(),
+  focusCode: null,
+  handKey: "",
+  hints: null,
+  hintSeq: null,
+  hintIndex: -1,
+  hintPending: false,
+  snapshotAskedAt: 0,
+  noticeTimer: null,
+};
+
+// --- text ------------------------------------------------------------------------
+
+export function t(key, params) {
+  const text = Object.prototype.hasOwnProperty.call(STRINGS, key) ? STRINGS[key] : key;
+  return text.replace(/%\((\w+)\)[sd]/g, (whole, name) =>
+    params && params[name] !== undefined ? String(params[name]) : whole);
+}
+
+/** The wildcards of the game on the table (its deal's rules), else the room's. */
+function wildcards() {
+  const deal = dealOf(state.game);
+  return (deal && deal.rules ? deal.rules.wildcards : null) || config.wildcards || [];
+}
+
+export const { cardLabel, rankName, readingText } = makeReadings(t, wildcards);
+
+export function rememberNames(table) {
+  for (const seat of table.seats) {
+    if (seat.user !== null) {
+      state.names[seat.user] = seat.name;
+    }
+  }
+}
+
+export function nameOf(userId) {
+  if (userId === config.user) {
+    return t("you");
+  }
+  return state.names[userId] || "#" + userId;
+}
+
+export function seatName(seat) {
+  const game = state.game;
+  if (game && game.players[seat] !== undefined) {
+    return nameOf(game.players[seat]);
+  }
+  const tableSeat = state.table.seats[seat];
+  return tableSeat && tableSeat.user !== null ? nameOf(tableSeat.user) : t("empty_seat");
+}
+
+/** The game's settlement: the snapshot's, else its settled event's. */
+export function settlement() {
+  return state.settlement || settlementOf(state.game);
+}
+
+// --- my seat and my turn -------------------------------------------------------------
+
+export function mySeatAtTable() {
+  const seat = state.table.seats.find((item) => item.user === config.user);
+  return seat || null;
+}
+
+export function viewSeat() {
+  const game = state.game;
+  if (game && game.seat !== null && game.status !== "ended") {
+    return game.seat;
+  }
+  const seat = mySeatAtTable();
+  return seat ? seat.index : 0;
+}
+
+export function gameRunning() {
+  const game = state.game;
+  return Boolean(game && (game.status === "playing" || game.status === "dealt"));
+}
+
+export function playingHere() {
+  return gameRunning() && state.game.seat !== null;
+}
+
+export function myTurn() {
+  const game = state.game;
+  return playingHere() && game.status === "playing" && game.turn === game.seat
+    && !game.escaped.includes(game.seat) && game.hand !== null;
+}

@@ -1,0 +1,161 @@
+/* The server's messages into the state (docs/protocol.md, "Sequence numbers and
+ * resync"): a snapshot replaces the game; an `events` message is folded onto it
+ * (./protocol.js) when it follows on, and otherwise asks for a snapshot. */
+
+import { applyHints, hintRefused, pruneSelection, resetHints } from "./hand.js";
+import { config, rememberNames, seatName, state, t } from "./page.js";
+import { FoldError, fold } from "./protocol.js";
+import { render, showNotice } from "./render.js";
+import { send } from "./socket.js";
+
+const HAND_CHECK_MS = 2000;
+
+export function receive(message) {
+  switch (message.type) {
+    case "snapshot":
+      applySnapshot(message);
+      break;
+    case "events":
+      applyEvents(message);
+      break;
+    case "table":
+      state.table = message.table;
+      rememberNames(message.table);
+      render();
+      break;
+    case "hints":
+      applyHints(message);
+      break;
+    case "error":
+      showNotice(message.message, "error");
+      if (message.ref && String(message.ref).startsWith("hint")) {
+        hintRefused();
+      }
+      if (message.code === "stale") {
+        askSnapshot();
+      }
+      break;
+    default:
+      break;
+  }
+}
+
+function askSnapshot() {
+  // One request in flight is enough: every snapshot replaces the whole state.
+  const now = Date.now();
+  if (now - state.snapshotAskedAt < 1000) {
+    return;
+  }
+  state.snapshotAskedAt = now;
+  send({ type: "snapshot" });
+}
+
+function applySnapshot(message) {
+  state.snapshotAskedAt = 0;
+  state.table = message.table;
+  rememberNames(message.table);
+  const snapshot = message.game;
+  if (snapshot && snapshot.id === state.gameId && message.seq < state.seq) {
+    render(); // older than what the events already showed: keep the newer state
+    return;
+  }
+  if (!snapshot) {
+    state.game = null;
+    state.gameId = null;
+    state.seq = 0;
+    state.settlement = null;
+  } else {
+    // The platform's fields beside the view; the view itself is Game.view's shape.
+    const { id, settlement, deadline, ...view } = snapshot;
+    state.gameId = id;
+    state.seq = message.seq;
+    state.game = view;
+    state.settlement = settlement || null;
+    // The snapshot carries the turn's deadline (docs/protocol.md, "snapshot").
+    state.deadline = deadline ? Date.parse(deadline) : null;
+  }
+  pruneSelection();
+  resetHints();
+  render();
+}
+
+function applyEvents(message) {
+  if (message.game !== state.gameId) {
+    if (!message.events.length || message.events[0].type !== "deal") {
+      askSnapshot(); // the tail of a game this page never started
+      return;
+    }
+    state.gameId = message.game;
+    state.seq = 0;
+    state.game = null;
+    state.settlement = null;
+    state.selected.clear();
+  }
+  const fresh = message.events.filter((event) => event.seq > state.seq);
+  if (!fresh.length) {
+    return; // a snapshot overtook these
+  }
+  if (fresh[0].seq !== state.seq + 1 || (state.game === null && fresh[0].type !== "deal")) {
+    askSnapshot(); // a gap
+    return;
+  }
+  let game;
+  try {
+    game = fold(state.game, fresh, config.user);
+  } catch (error) {
+    if (!(error instanceof FoldError)) {
+      throw error;
+    }
+    askSnapshot(); // events that do not follow on from this page's game
+    return;
+  }
+  state.game = game;
+  state.seq = message.seq;
+  if (game.seq !== message.seq || game.turn !== message.turn) {
+    askSnapshot(); // the fold and the server disagree: the server is right
+  }
+  state.deadline = message.deadline ? Date.parse(message.deadline) : null;
+  for (const event of fresh) {
+    announce(event);
+  }
+  pruneSelection();
+  resetHints();
+  render();
+}
+
+/** The notices some events bring (after the fold: seats are the game's seats now). */
+function announce(event) {
+  const game = state.game;
+  switch (event.type) {
+    case "deal":
+      showNotice(t("new_game"), "");
+      if (game.seat !== null) {
+        // My hand comes in a snapshot sent to my seat; ask if it does not come.
+        const gameId = state.gameId;
+        window.setTimeout(() => {
+          if (state.gameId === gameId && state.game && state.game.hand === null) {
+            askSnapshot();
+          }
+        }, HAND_CHECK_MS);
+      }
+      break;
+    case "timeout":
+      if (event.seat === game.seat) {
+        showNotice(t("timeout_warning", { count: event.count }), "warning");
+      }
+      break;
+    case "trustee":
+      if (event.seat === game.seat && event.on && event.reason !== "player") {
+        showNotice(t("trustee_on_notice"), "warning");
+      }
+      break;
+    case "escape":
+      showNotice(t("escape_notice", { name: seatName(event.seat) }), "warning");
+      break;
+    case "end":
+      showNotice(t("game_over"), "");
+      break;
+    default:
+      break;
+  }
+}
