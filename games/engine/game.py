@@ -137,9 +137,15 @@ class Game:
         """The state after ``events``: the fold of the log."""
         game = cls()
         for event in events:
-            game._apply(event)
-            game.events.append(event)
+            game.apply(event)
         return game
+
+    def apply(self, event: dict) -> None:
+        """Fold one logged event into the state and append it to :attr:`events`: how
+        :meth:`replay` rebuilds a game, and how a kept game catches up with events
+        written since (the event is trusted: it was accepted when it was written)."""
+        self._apply(event)
+        self.events.append(event)
 
     def _first_lead(self, rng: random.Random, previous: dict | None) -> None:
         rule = self.rules.first_lead
