@@ -64,9 +64,9 @@ def game_act(*, user_id: int, game_id: int, action: str, cards: str | list | Non
                 raise ActionError(gettext_lazy("未知的操作 %(action)s"), {"action": repr(action)})
         except GameError as error:
             live.remember(record.pk, game)  # the engine refused: it is unchanged
-            # Translated when shown, in the reader's language (games.messages); the play
-            # to beat and the rules are copied now, for the reading in the text.
-            raise ActionError(engine_message(str(error), game.current, game.rules)) from None
+            # Translated when shown, in the reader's language, from the refusal's code
+            # and params (games.messages, games.refusals).
+            raise ActionError(engine_message(error)) from None
         return _commit(record, game, mark)
 
 
