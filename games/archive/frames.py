@@ -30,8 +30,7 @@ def fold(events: Sequence[dict]) -> Iterator[Game]:
     """
     game = Game()
     for event in events:
-        game._apply(event)  # the body of Game.replay, kept in step with it
-        game.events.append(event)
+        game.apply(event)  # as Game.replay does
         yield game
 
 

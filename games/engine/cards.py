@@ -12,6 +12,8 @@ from __future__ import annotations
 from collections.abc import Iterable
 from dataclasses import dataclass
 
+from .errors import EngineError
+
 RANK_TOKENS: tuple[str, ...] = (
     "3", "4", "5", "6", "7", "8", "9", "T", "J", "Q", "K", "A", "2", "SJ", "BJ",
 )
@@ -42,8 +44,9 @@ BITS = 4  # four bits per rank: a rank never appears more than 8 times
 PACK_UNIT: tuple[int, ...] = tuple(1 << (BITS * rank) for rank in range(RANK_COUNT))
 
 
-class CardError(ValueError):
-    """A card text that does not name a possible set of cards."""
+class CardError(EngineError):
+    """A card text that does not name a possible set of cards: ``CardError(code,
+    **params)``, a code of :data:`.errors.MESSAGES`."""
 
 
 def parse_cards(text: str | Iterable[str]) -> Counts:
@@ -56,12 +59,10 @@ def parse_cards(text: str | Iterable[str]) -> Counts:
     counts = [0] * RANK_COUNT
     for token in tokens:
         if not isinstance(token, str):
-            raise CardError(f"a card must be a rank token, not {token!r}")
+            raise CardError("bad_token", token=repr(token))
         index = RANK_INDEX.get(token.upper())
         if index is None:
-            raise CardError(
-                f"unknown card {token!r}: use one of {' '.join(RANK_TOKENS)} (10 for T is accepted)"
-            )
+            raise CardError("unknown_card", token=token, tokens=" ".join(RANK_TOKENS))
         counts[index] += 1
     check_possible(counts)
     return tuple(counts)
@@ -71,11 +72,10 @@ def check_possible(counts: Iterable[int]) -> None:
     """Raise :class:`CardError` if two decks cannot hold these counts."""
     for rank, (count, limit) in enumerate(zip(counts, MAX_COPIES, strict=True)):
         if count < 0:
-            raise CardError(f"negative count of {RANK_TOKENS[rank]}")
+            raise CardError("negative_count", rank=RANK_TOKENS[rank], count=count)
         if count > limit:
-            raise CardError(
-                f"impossible cards: {count} × {RANK_TOKENS[rank]}, two decks hold only {limit}"
-            )
+            raise CardError("impossible_cards", count=count, rank=RANK_TOKENS[rank],
+                            limit=limit)
 
 
 def format_cards(counts: Counts) -> str:
@@ -95,7 +95,7 @@ def contains(hand: Counts, cards: Counts) -> bool:
 
 def subtract(hand: Counts, cards: Counts) -> Counts:
     if not contains(hand, cards):
-        raise CardError("those cards are not all in the hand")
+        raise CardError("not_in_hand")
     return tuple(have - need for have, need in zip(hand, cards))
 
 
@@ -151,9 +151,9 @@ class Card:
             else:
                 card = cls(RANK_INDEX[body[:-1]], body[-1], copy)
         except (KeyError, ValueError, IndexError):
-            raise CardError(f"unknown physical card {code!r}") from None
+            raise CardError("unknown_physical_card", card=code) from None
         if card not in FULL_DECK_SET:
-            raise CardError(f"unknown physical card {code!r}")
+            raise CardError("unknown_physical_card", card=code)
         return card
 
 

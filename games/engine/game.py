@@ -23,6 +23,7 @@ from .cards import (
     format_cards,
     parse_cards,
 )
+from .errors import EngineError
 from .moves import has_beating_play
 from .patterns import Reading, best_beating
 from .records import reading_from_dict, reading_to_dict
@@ -42,8 +43,19 @@ TIMEOUT_WARNING = "请注意，你已经超时 {count} 次了，超时三次，�
 _CARD_BY_CODE = {card.code: card for card in FULL_DECK}
 
 
-class GameError(ValueError):
-    """An action the rules refuse; the game is unchanged."""
+class GameError(EngineError):
+    """An action the rules refuse; the game is unchanged. ``GameError(code, **params)``
+    with a code of :data:`.errors.MESSAGES` (docs/engine.md, "Refusals")."""
+
+    @classmethod
+    def wrapping(cls, error: CardError) -> GameError:
+        """The same refusal as a card error met while checking an action."""
+        return cls(error.code, **error.params)
+
+
+def _json_seat(seat: Any) -> Any:
+    """A seat as given, for an error's params: itself if JSON can hold it, else its repr."""
+    return seat if seat is None or isinstance(seat, (bool, int, float, str)) else repr(seat)
 
 
 def _sort_key(code: str) -> tuple:
@@ -92,7 +104,7 @@ class Game:
         set's rule (RULES §2, §9). ``previous`` is the last game at this table:
         ``{"first_out": player, "kou": "double" | "single" | "draw"}``."""
         if len(players) != rules.players or len(set(map(str, players))) != len(players):
-            raise GameError(f"{rules.name} needs {rules.players} different players")
+            raise GameError("wrong_players", rules=rules.name, players=rules.players)
         rng = random.Random(f"{seed}")
         deck = [card.code for card in FULL_DECK]
         rng.shuffle(deck)
@@ -110,14 +122,15 @@ class Game:
         """A game from given rank-only hands by seat (after any 明牌 swap), with
         ``leader`` on lead: for tests and the ``game`` protocol op (RULES §11)."""
         if len(hands) != rules.players:
-            raise GameError(f"{rules.name} needs {rules.players} hands")
-        if not 0 <= leader < rules.players:
-            raise GameError(f"leader must be a seat from 0 to {rules.players - 1}")
+            raise GameError("wrong_hands", rules=rules.name, players=rules.players)
+        if isinstance(leader, bool) or not isinstance(leader, int) \
+                or not 0 <= leader < rules.players:
+            raise GameError("bad_leader", leader=_json_seat(leader), last=rules.players - 1)
         try:
             counts = [parse_cards(hand) for hand in hands]
             check_possible([sum(column) for column in zip(*counts)])
         except CardError as error:
-            raise GameError(str(error)) from None
+            raise GameError.wrapping(error) from None
         pool: dict[int, list[str]] = {}
         for card in FULL_DECK:
             pool.setdefault(card.rank, []).append(card.code)
@@ -137,9 +150,15 @@ class Game:
         """The state after ``events``: the fold of the log."""
         game = cls()
         for event in events:
-            game._apply(event)
-            game.events.append(event)
+            game.apply(event)
         return game
+
+    def apply(self, event: dict) -> None:
+        """Fold one logged event into the state and append it to :attr:`events`: how
+        :meth:`replay` rebuilds a game, and how a kept game catches up with events
+        written since (the event is trusted: it was accepted when it was written)."""
+        self._apply(event)
+        self.events.append(event)
 
     def _first_lead(self, rng: random.Random, previous: dict | None) -> None:
         rule = self.rules.first_lead
@@ -192,15 +211,17 @@ class Game:
         found = best_beating(counts, self._current_reading, self.rules)
         if found is None:
             if best_beating(counts, None, self.rules) is None:
-                raise GameError(f"{format_cards(counts)} is not a valid pattern")
-            raise GameError(f"{format_cards(counts)} does not beat "
-                            f"{self.current['reading']['text']}")
+                raise GameError("not_a_pattern", cards=format_cards(counts))
+            raise GameError("does_not_beat", cards=format_cards(counts),
+                            beat=self.current["reading"], beat_cards=self.current["cards"],
+                            wildcards=list(self.rules.wildcards))
         recorded = reading_to_dict(found, counts, self.rules)
         if reading is not None:
             for key in ("type", "rank"):
                 if key in reading and reading[key] != recorded.get(key):
-                    raise GameError(f"{format_cards(counts)} is read as {recorded['text']}, "
-                                    f"not as the {key} {reading[key]!r} asked for")
+                    raise GameError("read_otherwise", cards=format_cards(counts),
+                                    reading=recorded, key=key, asked=reading[key],
+                                    wildcards=list(self.rules.wildcards))
         mark = len(self.events)
         self._emit({"type": "play", "seat": seat, "cards": codes, "reading": recorded, "by": by})
         self._after_action(seat)
@@ -209,7 +230,7 @@ class Game:
     def pass_turn(self, seat: int, *, by: str = "player") -> list[dict]:
         self._check_turn(seat)
         if self.current is None:
-            raise GameError("you are on lead: a pass is not allowed, play any pattern")
+            raise GameError("pass_on_lead")
         mark = len(self.events)
         self._emit({"type": "pass", "seat": seat, "by": by})
         self._after_action(seat)
@@ -219,7 +240,7 @@ class Game:
         """Apply the 托管 move for the seat to act (RULES §10); with ``rng``, the
         livelier bot of :func:`bot.simple_player_move` instead."""
         if self.status != "playing":
-            raise GameError("the game is over")
+            raise GameError("game_over")
         seat = self.turn
         if rng is None:
             cards = self.trustee_cards(seat)
@@ -259,9 +280,9 @@ class Game:
         """托管 on or off (a player's toggle, a disconnect, a reconnect)."""
         self._check_seat(seat)
         if self.status != "playing":
-            raise GameError("the game is over")
+            raise GameError("game_over")
         if not on and seat in self.escaped:
-            raise GameError("a seat that escaped stays in 托管 to the end")
+            raise GameError("escaped_stays_trustee", seat=seat)
         if self.trustee[seat] == on:
             return []
         return [self._emit({"type": "trustee", "seat": seat, "on": on, "reason": reason})]
@@ -270,9 +291,9 @@ class Game:
         """Leaving a running game on purpose (逃跑, RULES §10)."""
         self._check_seat(seat)
         if self.status != "playing":
-            raise GameError("the game is over")
+            raise GameError("game_over")
         if seat in self.escaped:
-            raise GameError("this seat has already left the game")
+            raise GameError("already_left", seat=seat)
         mark = len(self.events)
         self._emit({"type": "escape", "seat": seat, "mode": self.escape_mode})
         if self.escape_mode == "end_game":
@@ -288,14 +309,14 @@ class Game:
     def _check_seat(self, seat: Any) -> None:
         if isinstance(seat, bool) or not isinstance(seat, int) \
                 or not 0 <= seat < len(self.hands):
-            raise GameError(f"no seat {seat!r} at this table")
+            raise GameError("no_such_seat", seat=_json_seat(seat))
 
     def _check_turn(self, seat: Any) -> None:
         self._check_seat(seat)
         if self.status != "playing":
-            raise GameError("the game is over")
+            raise GameError("game_over")
         if seat != self.turn:
-            raise GameError(f"it is seat {self.turn}'s turn, not seat {seat}'s")
+            raise GameError("not_your_turn", seat=seat, turn=self.turn)
 
     def _pick_cards(self, seat: int, cards: str | list[str]) -> list[str]:
         """Physical cards for a play: codes as given, or rank text resolved to the
@@ -304,20 +325,20 @@ class Game:
         if isinstance(cards, list) and cards and all(
                 isinstance(code, str) and code in _CARD_BY_CODE for code in cards):
             if len(set(cards)) != len(cards) or any(code not in hand for code in cards):
-                raise GameError("you do not hold all of those cards")
+                raise GameError("cards_not_held", cards=list(cards))
             return sorted(cards, key=_sort_key)
         try:
             wanted = parse_cards(cards)
         except CardError as error:
-            raise GameError(str(error)) from None
+            raise GameError.wrapping(error) from None
         if not any(wanted):
-            raise GameError("a play needs at least one card")
+            raise GameError("empty_play")
         picked = []
         for rank, count in enumerate(wanted):
             if count:
                 own = [code for code in hand if _CARD_BY_CODE[code].rank == rank]
                 if len(own) < count:
-                    raise GameError(f"you do not hold {count} × {RANK_TOKENS[rank]}")
+                    raise GameError("rank_not_held", count=count, rank=RANK_TOKENS[rank])
                 picked += own[:count]
         return picked
 

@@ -158,14 +158,7 @@ def _game(request: dict, rules: RuleSet) -> dict:
         raise RequestError(str(error)) from None
     for index, action in enumerate(actions):
         try:
-            if not isinstance(action, list) or len(action) != 2 \
-                    or not isinstance(action[1], str):
-                raise GameError("an action must be [seat, cards] or [seat, \"pass\"]")
-            seat, cards = action
-            if cards.strip().lower() == "pass":
-                game.pass_turn(seat)
-            else:
-                game.play(seat, cards)
+            _act(game, action)
         except GameError as error:
             return {"error": str(error), "at": index}
     if game.result is not None:
@@ -173,6 +166,17 @@ def _game(request: dict, rules: RuleSet) -> dict:
         return {"ended": True, "finish": result.finish, "kou": result.kou,
                 "multiplier": result.multiplier, "scores": result.scores}
     return {"ended": False, "finish": game.finish, "turn": game.turn}
+
+
+def _act(game: Game, action: Any) -> None:
+    """One action of the ``game`` op: ``[seat, cards]`` or ``[seat, "pass"]``."""
+    if not isinstance(action, list) or len(action) != 2 or not isinstance(action[1], str):
+        raise GameError("bad_action")
+    seat, cards = action
+    if cards.strip().lower() == "pass":
+        game.pass_turn(seat)
+    else:
+        game.play(seat, cards)
 
 
 _HANDLERS: dict[str, Callable[[dict, RuleSet], dict]] = {

@@ -119,9 +119,9 @@ def game_act(*, user_id: int, game_id: int, action: str, cards: str | list | Non
                 raise ActionError(_("未知的操作 %(action)s"), {"action": repr(action)})
         except GameError as error:
             warm_engines.remember(record.pk, game)  # the engine refused: it is unchanged
-            # Translated when shown, in the reader's language (games.live.refusals); the play
-            # to beat and the rules are copied now, for the reading in the text.
-            raise ActionError(engine_message(str(error), game.current, game.rules)) from None
+            # Translated when shown, in the reader's language, from the refusal's code
+            # and params (games.live.refusals).
+            raise ActionError(engine_message(error)) from None
         return _commit(record, game, mark)
 
 

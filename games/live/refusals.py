@@ -1,32 +1,35 @@
-"""The table socket's texts in the player's language: the engine's refusals, and the
-language of a connection.
+"""The engine's refusals in the reader's language.
 
-games/engine/ is pure Python without Django, so its ``GameError`` (and ``CardError``)
-texts are English, made for the JSON-lines protocol and the tests. This module maps each
-of those texts, by its pattern, to a translatable message with the same parameters;
-readings inside a text (``"straight to 9 (BJ as 9)"``) are rendered again from the
-structured reading with translated words (games.vocabulary.reading_text).
+games/engine/ is pure Python without Django: it refuses with ``GameError(code,
+**params)`` (and ``CardError`` the same way), a stable code of
+``games.engine.errors.MESSAGES`` and plain-JSON params; its own texts are English, for
+the JSON-lines protocol and the tests. Here each code has a translatable text
+(Simplified Chinese source, catalogs in locale/) filled from the params: seat numbers
+count from 1 as the table page numbers seats, ranks are shown as players read them
+(``T`` → 10, ``BJ`` → 大王) and a reading (the play to beat, how a play is read) is put
+together from the structured reading with translated words (games.vocabulary).
 
 ``engine_message`` is lazy: the text is rendered when ``str()`` is called, in the
-language active then. games.live.table_socket renders socket errors with the connection's
-language active; a page renders them in the request's (docs/i18n.md).
+language active then. games.live.table_socket renders socket errors with the
+connection's language active; a page renders them in the request's (docs/i18n.md,
+"Socket errors").
 """
 
 from __future__ import annotations
 
-import re
+import copy
 from collections.abc import Callable, Mapping
+from dataclasses import dataclass
 from typing import Any
 
 from django.utils.functional import lazy
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_noop
 
-from games.engine.cards import CardError, parse_cards
-from games.engine.patterns import best_beating
-from games.engine.records import reading_from_dict, reading_to_dict
-from games.engine.rulesets import RuleSet
+from games.engine.errors import EngineError, english
 from games.vocabulary import rank_label, reading_text
+
+Params = Mapping[str, Any]
 
 
 def cards_text(text: str) -> str:
@@ -44,135 +47,109 @@ def kind_label(kind: str) -> str:
     return labels.get(kind, kind)
 
 
-class _Context:
-    """What the engine knew when it refused: the play to beat (``current``, the
-    ``Game.current`` dict) and the rule set."""
+@dataclass(frozen=True)
+class Refusal:
+    """The text of one code: ``msgid`` (marked for the catalogs, translated when shown)
+    and ``values``, the params as the text's parameters (None: a text without any)."""
 
-    def __init__(self, current: Mapping[str, Any] | None, rules: RuleSet | None) -> None:
-        self.current = current
-        self.rules = rules
-
-    @property
-    def wildcards(self) -> tuple[str, ...]:
-        return tuple(self.rules.wildcards) if self.rules is not None else ()
-
-    def current_text(self) -> str | None:
-        if self.current is None or "reading" not in self.current:
-            return None
-        return reading_text(self.current["reading"], self.current.get("cards", ()),
-                            self.wildcards)
-
-    def reading_of(self, cards: str) -> str | None:
-        """How the rules read ``cards`` (rank text) against the play to beat."""
-        if self.rules is None:
-            return None
-        counts = parse_cards(cards)
-        over = (reading_from_dict(self.current["reading"], self.rules)
-                if self.current and "reading" in self.current else None)
-        found = best_beating(counts, over, self.rules)
-        if found is None:
-            return None
-        return reading_text(reading_to_dict(found, counts, self.rules), cards.split(),
-                            self.wildcards)
+    msgid: str
+    values: Callable[[Params], dict[str, Any]] | None = None
 
 
-def _seat_number(seat: str) -> int:
-    """Seats are numbered from 1 for people, as the table page numbers them."""
-    return int(seat) + 1
+def _seat(seat: Any) -> Any:
+    """A seat as people count them, from 1; a seat that is no number as the engine got it."""
+    if isinstance(seat, int) and not isinstance(seat, bool):
+        return seat + 1
+    return repr(seat)
 
 
-def _not_beating(match: re.Match, context: _Context) -> str:
-    return _("%(cards)s 大不过 %(reading)s") % {
-        "cards": cards_text(match["cards"]),
-        "reading": context.current_text() or match["reading"]}
+def _not_beating(params: Params) -> dict[str, Any]:
+    return {"cards": cards_text(params["cards"]),
+            "reading": reading_text(params["beat"], params.get("beat_cards", ()),
+                                    params.get("wildcards", ()))}
 
 
-def _read_otherwise(match: re.Match, context: _Context) -> str:
-    key, value = match["key"], match["value"].strip("'\"")
-    if key == "type":
+def _read_otherwise(params: Params) -> dict[str, Any]:
+    value = params["asked"]
+    value = value if isinstance(value, str) else repr(value)
+    if params["key"] == "type":
         asked = _("牌型“%(value)s”") % {"value": kind_label(value)}
     else:
         asked = _("点数“%(value)s”") % {"value": rank_label(value)}
-    return _("%(cards)s 按规则读作 %(reading)s，而不是所要求的%(asked)s") % {
-        "cards": cards_text(match["cards"]),
-        "reading": context.reading_of(match["cards"]) or match["reading"], "asked": asked}
+    return {"cards": cards_text(params["cards"]),
+            "reading": reading_text(params["reading"], params["cards"].split(),
+                                    params.get("wildcards", ())),
+            "asked": asked}
 
 
-def _with(message: str, **convert: Callable[[str], Any]) -> Callable[[re.Match, _Context], str]:
-    """``message`` with the pattern's groups (if any) as parameters, each converted if
-    named."""
-    def render(match: re.Match, context: _Context) -> str:
-        params = {name: convert.get(name, str)(value)
-                  for name, value in match.groupdict().items()}
-        return _(message) % params
-    return render
+# A text for every code of games/engine/errors.MESSAGES (the tests check both ways).
+REFUSALS: dict[str, Refusal] = {
+    # Cards.
+    "bad_token": Refusal(gettext_noop("牌要写成点数记号，不能是 %(token)s"),
+                         lambda p: {"token": p["token"]}),
+    "unknown_card": Refusal(
+        gettext_noop("不认识的牌 %(token)s：请用 %(tokens)s 之一（T 也可以写成 10）"),
+        lambda p: {"token": repr(p["token"]), "tokens": p["tokens"]}),
+    "negative_count": Refusal(gettext_noop("%(rank)s 的张数不能是负数"),
+                              lambda p: {"rank": rank_label(p["rank"])}),
+    "impossible_cards": Refusal(
+        gettext_noop("不可能的牌：%(count)s 张 %(rank)s，两副牌只有 %(limit)s 张"),
+        lambda p: {"count": p["count"], "rank": rank_label(p["rank"]), "limit": p["limit"]}),
+    "not_in_hand": Refusal(gettext_noop("这些牌不全在手牌中")),
+    "unknown_physical_card": Refusal(gettext_noop("没有这张牌：%(card)s"),
+                                     lambda p: {"card": repr(p["card"])}),
+    # Building a game.
+    "wrong_players": Refusal(gettext_noop("%(rules)s 需要 %(players)s 位不同的玩家"),
+                             lambda p: {"rules": p["rules"], "players": p["players"]}),
+    "wrong_hands": Refusal(gettext_noop("%(rules)s 需要 %(players)s 份手牌"),
+                           lambda p: {"rules": p["rules"], "players": p["players"]}),
+    "bad_leader": Refusal(gettext_noop("首出的座位必须是 1 到 %(last)s 号"),
+                          lambda p: {"last": _seat(p["last"])}),
+    # Who may act, and when.
+    "no_such_seat": Refusal(gettext_noop("这张牌桌没有座位 %(seat)s"),
+                            lambda p: {"seat": _seat(p["seat"])}),
+    "game_over": Refusal(gettext_noop("本局已经结束")),
+    "not_your_turn": Refusal(gettext_noop("现在轮到 %(turn)s 号座位出牌，不是 %(seat)s 号座位"),
+                             lambda p: {"turn": _seat(p["turn"]), "seat": _seat(p["seat"])}),
+    "escaped_stays_trustee": Refusal(gettext_noop("逃跑的座位将一直托管到本局结束")),
+    "already_left": Refusal(gettext_noop("这个座位已经离开了对局")),
+    # Plays and passes.
+    "cards_not_held": Refusal(gettext_noop("你手里没有这些牌")),
+    "empty_play": Refusal(gettext_noop("出牌至少要有一张牌")),
+    "rank_not_held": Refusal(gettext_noop("你手里没有 %(count)s 张 %(rank)s"),
+                             lambda p: {"count": p["count"], "rank": rank_label(p["rank"])}),
+    "not_a_pattern": Refusal(gettext_noop("%(cards)s 不是有效的牌型"),
+                             lambda p: {"cards": cards_text(p["cards"])}),
+    "does_not_beat": Refusal(gettext_noop("%(cards)s 大不过 %(reading)s"), _not_beating),
+    "read_otherwise": Refusal(
+        gettext_noop("%(cards)s 按规则读作 %(reading)s，而不是所要求的%(asked)s"),
+        _read_otherwise),
+    "pass_on_lead": Refusal(gettext_noop("你是首出，不能过牌，请出任意牌型")),
+    # The protocol's ``game`` op (not reached from the site; translated all the same).
+    "bad_action": Refusal(gettext_noop("每个动作要写成 [座位, 牌] 或 [座位, \"pass\"]")),
+}
 
 
-# Every refusal the engine can send a seated player (games/engine/game.py and cards.py),
-# in the order tried. gettext_noop marks each msgid for makemessages; the
-# renderers translate it when called.
-_PATTERNS: list[tuple[re.Pattern, Callable[[re.Match, _Context], str]]] = [
-    (re.compile(r"it is seat (?P<turn>\d+)'s turn, not seat (?P<seat>\d+)'s"),
-     _with(gettext_noop("现在轮到 %(turn)s 号座位出牌，不是 %(seat)s 号座位"),
-           turn=_seat_number, seat=_seat_number)),
-    (re.compile(r"(?P<cards>.+?) does not beat (?P<reading>.+)"), _not_beating),
-    (re.compile(r"(?P<cards>.+?) is read as (?P<reading>.+), not as the (?P<key>type|rank) "
-                r"(?P<value>.+) asked for"), _read_otherwise),
-    (re.compile(r"(?P<cards>.+) is not a valid pattern"),
-     _with(gettext_noop("%(cards)s 不是有效的牌型"), cards=cards_text)),
-    (re.compile(r"you are on lead: a pass is not allowed, play any pattern"),
-     _with(gettext_noop("你是首出，不能过牌，请出任意牌型"))),
-    (re.compile(r"the game is over"),
-     _with(gettext_noop("本局已经结束"))),
-    (re.compile(r"a seat that escaped stays in 托管 to the end"),
-     _with(gettext_noop("逃跑的座位将一直托管到本局结束"))),
-    (re.compile(r"this seat has already left the game"),
-     _with(gettext_noop("这个座位已经离开了对局"))),
-    (re.compile(r"no seat (?P<seat>.+) at this table"),
-     _with(gettext_noop("这张牌桌没有座位 %(seat)s"))),
-    (re.compile(r"you do not hold all of those cards"),
-     _with(gettext_noop("你手里没有这些牌"))),
-    (re.compile(r"a play needs at least one card"),
-     _with(gettext_noop("出牌至少要有一张牌"))),
-    (re.compile(r"you do not hold (?P<count>\d+) × (?P<rank>\S+)"),
-     _with(gettext_noop("你手里没有 %(count)s 张 %(rank)s"), rank=rank_label)),
-    (re.compile(r"a card must be a rank token, not (?P<token>.+)"),
-     _with(gettext_noop("牌要写成点数记号，不能是 %(token)s"))),
-    (re.compile(r"unknown card (?P<token>.+): use one of (?P<tokens>.+) "
-                r"\(10 for T is accepted\)"),
-     _with(gettext_noop("不认识的牌 %(token)s：请用 %(tokens)s 之一（T 也可以写成 10）"))),
-    (re.compile(r"negative count of (?P<rank>\S+)"),
-     _with(gettext_noop("%(rank)s 的张数不能是负数"), rank=rank_label)),
-    (re.compile(r"impossible cards: (?P<count>\d+) × (?P<rank>\S+), "
-                r"two decks hold only (?P<limit>\d+)"),
-     _with(gettext_noop("不可能的牌：%(count)s 张 %(rank)s，两副牌只有 %(limit)s 张"),
-           rank=rank_label)),
-    (re.compile(r"those cards are not all in the hand"),
-     _with(gettext_noop("这些牌不全在手牌中"))),
-]
+def refusal_text(code: str, params: Params) -> str:
+    """The refusal ``code`` with ``params`` in the active language. A code without a
+    text here (one added to the engine since) is shown as the engine writes it, in
+    English; so are params that do not fit the text."""
+    refusal = REFUSALS.get(code)
+    if refusal is None:
+        return english(code, dict(params))
+    if refusal.values is None:
+        return _(refusal.msgid)
+    try:
+        return _(refusal.msgid) % refusal.values(params)
+    except (KeyError, IndexError, TypeError, ValueError, AttributeError):
+        return english(code, dict(params))
 
 
-def translate_engine_text(text: str, current: Mapping[str, Any] | None = None,
-                          rules: RuleSet | None = None) -> str:
-    """An engine refusal in the active language; a text no pattern knows (a new one in
-    the engine) is shown as the engine wrote it."""
-    context = _Context(current, rules)
-    for pattern, render in _PATTERNS:
-        match = pattern.fullmatch(text)
-        if match is None:
-            continue
-        try:
-            return render(match, context)
-        except (CardError, KeyError, ValueError):
-            return text
-    return text
+_lazy_refusal_text = lazy(refusal_text, str)
 
 
-_lazy_engine_text = lazy(translate_engine_text, str)
-
-
-def engine_message(text: str, current: Mapping[str, Any] | None = None,
-                   rules: RuleSet | None = None):
-    """``text`` translated when used as a string (see the module). ``current`` (the
-    game's play to beat) is copied now: the game may move on before the text is shown."""
-    return _lazy_engine_text(text, dict(current) if current else None, rules)
+def engine_message(error: EngineError):
+    """The engine's refusal ``error`` (a ``GameError`` or ``CardError``: its code and
+    params) as a text translated when used as a string (see the module). The params are
+    copied now: the game may move on before the text is shown."""
+    return _lazy_refusal_text(error.code, copy.deepcopy(error.params))

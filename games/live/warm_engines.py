@@ -32,8 +32,7 @@ def engine_for(record: GameRecord) -> Game:
     elif len(game.events) < record.seq:
         for data in GameEvent.objects.filter(game=record, seq__gt=len(game.events)) \
                 .order_by("seq").values_list("data", flat=True):
-            game._apply(data)
-            game.events.append(data)
+            game.apply(data)
     return game
 
 

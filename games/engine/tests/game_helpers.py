@@ -81,12 +81,17 @@ def snapshot(game: Game) -> tuple[str, int]:
     return json.dumps(game.state(), sort_keys=True, ensure_ascii=False), len(game.events)
 
 
-def assert_refused(game: Game, action: Callable[[], object], match: str | None = None) -> None:
-    """``action`` must raise GameError and leave the state and the log untouched."""
+def assert_refused(game: Game, action: Callable[[], object], match: str | None = None, *,
+                   code: str | None = None) -> GameError:
+    """``action`` must raise GameError (with the refusal ``code``, if given; its English
+    text matching ``match``) and leave the state and the log untouched."""
     before = snapshot(game)
-    with pytest.raises(GameError, match=match):
+    with pytest.raises(GameError, match=match) as caught:
         action()
+    if code is not None:
+        assert caught.value.code == code, caught.value
     assert snapshot(game) == before
+    return caught.value
 
 
 def play_out(game: Game, limit: int = 2000) -> Game:

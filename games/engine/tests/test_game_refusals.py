@@ -19,58 +19,60 @@ def new_game(**options) -> Game:
 
 def test_playing_out_of_turn_is_refused():
     game = new_game()
-    assert_refused(game, lambda: game.play(1, "4"), "turn")
-    assert_refused(game, lambda: game.pass_turn(2), "turn")
+    assert_refused(game, lambda: game.play(1, "4"), code="not_your_turn")
+    assert_refused(game, lambda: game.pass_turn(2), code="not_your_turn")
 
 
 def test_a_seat_that_is_not_at_the_table_is_refused():
     game = new_game()
     for seat in (-1, 4, True, "0", None, 0.0):
-        assert_refused(game, lambda seat=seat: game.play(seat, "3"), "no seat")
+        assert_refused(game, lambda seat=seat: game.play(seat, "3"), code="no_such_seat")
 
 
 def test_cards_the_player_does_not_hold_are_refused():
     game = new_game()
-    assert_refused(game, lambda: game.play(0, "4"), "do not hold")
-    assert_refused(game, lambda: game.play(0, "3 3 3"), "do not hold")
-    assert_refused(game, lambda: game.play(0, [game.hands[1][0]]), "do not hold")
-    assert_refused(game, lambda: game.play(0, [game.hands[0][0]] * 2), "do not hold")
+    error = assert_refused(game, lambda: game.play(0, "4"), code="rank_not_held")
+    assert error.params == {"count": 1, "rank": "4"}
+    error = assert_refused(game, lambda: game.play(0, "3 3 3"), code="rank_not_held")
+    assert error.params == {"count": 3, "rank": "3"}
+    assert_refused(game, lambda: game.play(0, [game.hands[1][0]]), code="cards_not_held")
+    assert_refused(game, lambda: game.play(0, [game.hands[0][0]] * 2), code="cards_not_held")
 
 
 def test_cards_that_are_no_pattern_are_refused():
     game = new_game()
-    assert_refused(game, lambda: game.play(0, "3 5"), "not a valid pattern")
-    assert_refused(game, lambda: game.play(0, "3 3 5"), "not a valid pattern")
-    assert_refused(game, lambda: game.play(0, ""), "at least one card")
-    assert_refused(game, lambda: game.play(0, "3 Z"), "unknown card")
+    assert_refused(game, lambda: game.play(0, "3 5"), code="not_a_pattern")
+    assert_refused(game, lambda: game.play(0, "3 3 5"), code="not_a_pattern")
+    assert_refused(game, lambda: game.play(0, ""), code="empty_play")
+    assert_refused(game, lambda: game.play(0, "3 Z"), code="unknown_card")
 
 
 def test_a_play_that_does_not_beat_the_current_one_is_refused():
     game = new_game(auto_pass=False)
     game.play(0, "8")
-    assert_refused(game, lambda: game.play(1, "6"), "does not beat")
-    assert_refused(game, lambda: game.play(1, "4 4"), "does not beat")  # another type
+    assert_refused(game, lambda: game.play(1, "6"), code="does_not_beat")
+    assert_refused(game, lambda: game.play(1, "4 4"), code="does_not_beat")  # another type
     game.play(1, "9")
-    assert_refused(game, lambda: game.play(2, "5 5"), "does not beat")
+    assert_refused(game, lambda: game.play(2, "5 5"), code="does_not_beat")
 
 
 def test_an_equal_play_does_not_beat():
     game = new_game(auto_pass=False)
     game.play(0, "5")
     game.pass_turn(1)
-    assert_refused(game, lambda: game.play(2, "5"), "does not beat")
+    assert_refused(game, lambda: game.play(2, "5"), code="does_not_beat")
 
 
 def test_a_pass_on_lead_is_refused():
     game = new_game()
-    assert_refused(game, lambda: game.pass_turn(0), "on lead")
+    assert_refused(game, lambda: game.pass_turn(0), code="pass_on_lead")
 
 
 def test_a_reading_other_than_the_recorded_one_is_refused():
     game = Game.from_hands(QQ, ["5 6 7 8 BJ 3", "4", "4", "4"], 0)
     # RULES §4.1: 5 6 7 8 BJ is the straight to 9, never to 8.
     assert_refused(game, lambda: game.play(0, "5 6 7 8 BJ", {"type": "straight", "rank": "8"}),
-                   "read as")
+                   code="read_otherwise")
     events = game.play(0, "5 6 7 8 BJ", {"type": "straight", "rank": "9"})
     assert events[0]["reading"]["rank"] == "9"
     assert events[0]["reading"]["filled"] == ["9"]
@@ -82,22 +84,25 @@ def test_actions_after_the_end_are_refused():
     game.play(2, "A")
     assert game.status == "ended"
     for seat in range(4):
-        assert_refused(game, lambda seat=seat: game.play(seat, "3"), "over")
-        assert_refused(game, lambda seat=seat: game.pass_turn(seat), "over")
-        assert_refused(game, lambda seat=seat: game.timeout(seat), "over")
-        assert_refused(game, lambda seat=seat: game.set_trustee(seat, True), "over")
-        assert_refused(game, lambda seat=seat: game.escape(seat), "over")
-    assert_refused(game, game.bot_turn, "over")
+        assert_refused(game, lambda seat=seat: game.play(seat, "3"), code="game_over")
+        assert_refused(game, lambda seat=seat: game.pass_turn(seat), code="game_over")
+        assert_refused(game, lambda seat=seat: game.timeout(seat), code="game_over")
+        assert_refused(game, lambda seat=seat: game.set_trustee(seat, True), code="game_over")
+        assert_refused(game, lambda seat=seat: game.escape(seat), code="game_over")
+    assert_refused(game, game.bot_turn, code="game_over")
 
 
-@pytest.mark.parametrize("hands, leader", [
-    (["3 3 3 3 3", "3 3 3 3", "4", "5"], 0),  # nine 3s: two decks hold eight
-    (HANDS[:3], 0),
-    (HANDS, 4),
+@pytest.mark.parametrize("hands, leader, code", [
+    (["3 3 3 3 3", "3 3 3 3", "4", "5"], 0, "impossible_cards"),  # two decks hold eight
+    (HANDS[:3], 0, "wrong_hands"),
+    (HANDS, 4, "bad_leader"),
+    (HANDS, -1, "bad_leader"),
+    (HANDS, "0", "bad_leader"),
 ])
-def test_from_hands_refuses_impossible_hands_and_leaders(hands, leader):
-    with pytest.raises(GameError):
+def test_from_hands_refuses_impossible_hands_and_leaders(hands, leader, code):
+    with pytest.raises(GameError) as caught:
         Game.from_hands(QQ, hands, leader)
+    assert caught.value.code == code
 
 
 # --- views ------------------------------------------------------------------------------------

@@ -105,3 +105,17 @@ def test_a_from_hands_games_log_replays_with_its_auto_pass_setting():
     assert replayed.state() == game.state()
     # With auto-pass off the replayed game still waits for seat 1 to pass itself.
     assert replayed.pass_turn(1) == game.pass_turn(1)
+
+
+def test_apply_folds_one_event_at_a_time_like_replay():
+    """Game.apply is the public fold step (games.live catches a kept game up with it,
+    games.replay steps frames with it): after each event the state is the replay's."""
+    game = Game.deal(PRESETS["qq"], PLAYERS[4], 21)
+    for _ in range(12):
+        game.bot_turn()
+    kept = Game.replay(game.events[:5])
+    for count in range(5, len(game.events)):
+        kept.apply(json.loads(json.dumps(game.events[count])))
+        assert kept.events == game.events[:count + 1]
+        assert kept.state() == Game.replay(game.events[:count + 1]).state()
+    assert kept.state() == game.state()

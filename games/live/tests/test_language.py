@@ -8,10 +8,11 @@ import pytest
 from channels.testing import WebsocketCommunicator
 from django.utils import translation
 
+from games.engine.game import Game, GameError
 from games.engine.presets import PRESETS
 from games.live.language import connection_language
 from games.live.lobby import LobbyConsumer
-from games.live.refusals import translate_engine_text
+from games.live.refusals import engine_message
 from games.live.seating import room_quick_join
 from games.testing import live_helpers
 from games.testing.live_helpers import (
@@ -72,26 +73,23 @@ def test_an_illegal_play_is_refused_in_each_connections_language():
 
 
 def test_the_reading_inside_a_refusal_is_translated_from_the_play_to_beat():
-    current = {"seat": 1, "cards": ["9S0", "9H0", "BJ0"],
-               "reading": {"type": "triple", "rank": "9", "size": 3, "filled": ["9"],
-                           "text": "triple of 9 (BJ as 9)"}}
-    text = "5 5 5 does not beat triple of 9 (BJ as 9)"
+    game = Game.from_hands(PRESETS["qq"], ["9 9 BJ 3", "5 5 5 4", "4", "4"], 0,
+                           auto_pass=False)
+    game.play(0, "9 9 BJ")
+    with pytest.raises(GameError) as caught:
+        game.play(1, "5 5 5")
+    message = engine_message(caught.value)
 
     with translation.override("en"):
-        english = translate_engine_text(text, current, PRESETS["qq"])
+        english = str(message)
     with translation.override("zh-hant"):
-        traditional = translate_engine_text(text, current, PRESETS["qq"])
+        traditional = str(message)
     with translation.override("zh-hans"):
-        simplified = translate_engine_text(text, current, PRESETS["qq"])
+        simplified = str(message)
 
     assert english == "5 5 5 does not beat triple of 9 (Big Joker as 9)"
     assert simplified == "5 5 5 大不过 三张 9（大王当9）"
     assert traditional == "5 5 5 大不過 三張 9（大王當9）"
-
-
-def test_an_engine_text_no_pattern_knows_is_shown_as_the_engine_wrote_it():
-    with translation.override("zh-hans"):
-        assert translate_engine_text("a brand new refusal") == "a brand new refusal"
 
 
 @pytest.mark.parametrize(("scope", "language"), [
