@@ -1,10 +1,12 @@
 """A player that speaks the table socket protocol (docs/protocol.md) over a real
 WebSocket: the load test and the scale-out test drive games with it.
 
-It keeps what a seat may know (its own hand from snapshots and its own plays, the
-play to beat, whose turn it is) and answers each of its turns with the 托管 move
-after a think time. No Django settings: the engine, games.live.hints' ``codes_for`` and
-the ``websockets`` client.
+It keeps what a seat may know as a view (``Game.view``'s shape): loaded from a
+snapshot, then kept current by folding the public events with
+games.engine.seat_view (a gap asks for a snapshot). It answers each of its turns
+with the 托管 move after a think time, from the view's hand, play to beat and
+seat. No Django settings: the engine, games.live.hints' ``codes_for`` and the
+``websockets`` client.
 """
 
 from __future__ import annotations
@@ -21,6 +23,8 @@ from games.engine.bot import trustee_move
 from games.engine.cards import FULL_DECK, counts_of
 from games.engine.presets import get_ruleset
 from games.engine.records import reading_from_dict
+from games.engine.rulesets import RuleSet
+from games.engine.seat_view import SeqGap, fold
 from games.live.hints import codes_for
 
 _CARDS = {card.code: card for card in FULL_DECK}
@@ -56,18 +60,35 @@ class BotClient:
         self.rules = get_ruleset(ruleset)
         self.think, self.jitter, self.seats = think, jitter, seats
         self.rng = rng or random.Random()
-        self.seat: int | None = None
-        self.hand: list[str] = []
-        self.current = None
-        self.current_seat: int | None = None
-        self.game: int | None = None
-        self.seq = 0
-        self.turn: int | None = None
-        self.playing = False
+        self.view: dict | None = None  # the game's view for this seat (a snapshot's game)
         self.stop_after = float("inf")
         self._acting = False
         self._acted_at: int | None = None  # the seq of our last action, until its events come
         self._backoff = 0.0  # extra wait before acting again after a refusal
+
+    @property
+    def game(self) -> int | None:
+        return self.view["id"] if self.view else None
+
+    @property
+    def seq(self) -> int:
+        return self.view["seq"] if self.view else 0
+
+    @property
+    def seat(self) -> int | None:
+        return self.view["seat"] if self.view else None
+
+    @property
+    def hand(self) -> list[str]:
+        return (self.view["hand"] if self.view else None) or []
+
+    @property
+    def turn(self) -> int | None:
+        return self.view["turn"] if self.view else None
+
+    @property
+    def playing(self) -> bool:
+        return self.view is not None and self.view["status"] == "playing"
 
     async def run(self, until: float, keep_playing: bool = True) -> None:
         """Play games until ``until`` (perf_counter time), then finish the game at
@@ -109,15 +130,8 @@ class BotClient:
             return
         if game["id"] == self.game and game["seq"] <= self.seq:
             return  # an older picture than the events already applied
-        self.game = game["id"]
-        self.seat = game["seat"]
-        self.hand = list(game["hand"] or [])
-        self.seq = game["seq"]
-        self.turn = game["turn"]
-        current = game.get("current")
-        self.current = reading_from_dict(current["reading"], self.rules) if current else None
-        self.current_seat = current["seat"] if current else None
-        self.playing = True
+        self.view = game
+        self.rules = RuleSet.from_dict(game["history"][0]["rules"])  # the rules dealt
         self.stats.games_started.add(self.game)
 
     async def _events(self, message: dict) -> None:
@@ -127,25 +141,15 @@ class BotClient:
         self.stats.note_receipt((message["game"], events[0]["seq"]), self.seats)
         if message["seq"] <= self.seq:
             return  # already in the snapshot this client loaded
-        if events[0]["seq"] != self.seq + 1:
+        fresh = [event for event in events if event["seq"] > self.seq]
+        try:
+            fold(self.view, fresh)
+        except SeqGap:
             await self._send({"type": "snapshot"})  # a gap: the layer lost a message
             return
-        self.seq = message["seq"]
-        self.turn = message["turn"]
-        for event in events:
+        for event in fresh:
             kind = event["type"]
-            if kind == "play":
-                self.current = reading_from_dict(event["reading"], self.rules)
-                self.current_seat = event["seat"]
-                if event["seat"] == self.seat:
-                    for code in event["cards"]:
-                        if code in self.hand:
-                            self.hand.remove(code)
-            elif kind == "trick":
-                self.current = None
-                self.current_seat = None
-            elif kind == "end":
-                self.playing = False
+            if kind == "end":
                 self.stats.games_ended.add(self.game)
             elif kind == "settled":
                 self.stats.games_settled.add(self.game)
@@ -160,10 +164,11 @@ class BotClient:
             if not self.playing or self.turn != self.seat:
                 return
             counts = counts_of(_CARDS[code] for code in self.hand)
-            partner = (self.current_seat is not None and self.seats == 4
-                       and self.current_seat % 2 == self.seat % 2
-                       and self.current_seat != self.seat)
-            move = trustee_move(counts, self.current, partner, self.rules)
+            current = self.view["current"]
+            over = reading_from_dict(current["reading"], self.rules) if current else None
+            partner = (current is not None and self.seats == 4
+                       and current["seat"] % 2 == self.seat % 2 and current["seat"] != self.seat)
+            move = trustee_move(counts, over, partner, self.rules)
             key = (self.game, self.seq + 1)
             self._acted_at = self.seq
             if move is None:

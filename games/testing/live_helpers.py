@@ -1,5 +1,6 @@
 """Helpers for the live-table tests: a table-socket client that keeps what it has
-seen (its seat, its hand, the play to beat, the last seq), rooms and people.
+seen (a view of the game: its seat, its hand, the play to beat, the last seq), rooms
+and people.
 
 The client talks to the real consumer over the real channel layer (Redis in the
 test settings) and the real database; nothing is mocked. Every message it
@@ -30,6 +31,7 @@ from games.engine.moves import legal_moves
 from games.engine.patterns import best_beating
 from games.engine.records import reading_from_dict, reading_to_dict
 from games.engine.rulesets import RuleSet
+from games.engine.seat_view import SeqGap, fold, new_view
 from games.engine.tests.game_helpers import CARD_BY_CODE
 from games.live.hints import codes_for as hand_codes_for
 from games.live.routing import websocket_urlpatterns
@@ -132,7 +134,10 @@ def ranks_text(counts: Counts) -> str:
 
 class TableClient:
     """One browser tab on ``/ws/table/<id>/``, following the protocol of docs/protocol.md:
-    it applies events in seq order and asks for a snapshot when it sees a gap.
+    it keeps ``view`` (a snapshot's game), folds events into it in seq order with
+    games.engine.seat_view and asks for a snapshot when it sees a gap. ``seat``,
+    ``hand``, ``turn``, ``current``, ``status``, ``trustee``, ``settled``, ``seq`` and
+    ``game_id`` read the view.
 
     Its ``language`` is the ``django_language`` cookie it sends: English by default, the
     language of docs/protocol.md's error texts; None sends no cookie (the site's default
@@ -151,17 +156,47 @@ class TableClient:
         self.throttled = 0
         self.need_snapshot = False
         self.acted_at: int | None = None
-        self.game_id: int | None = None
-        self.seq = 0
-        self.seat: int | None = None
-        self.hand: list[str] | None = None
-        self.turn: int | None = None
-        self.current: dict | None = None
-        self.status: str | None = None
+        self.view: dict | None = None  # Game.view's shape, plus the snapshot's id
         self.rules: RuleSet | None = None
-        self.trustee: list[bool] = []
-        self.settled: dict | None = None
         self.table: dict | None = None
+
+    @property
+    def game_id(self) -> int | None:
+        return self.view["id"] if self.view else None
+
+    @property
+    def seq(self) -> int:
+        return self.view["seq"] if self.view else 0
+
+    @property
+    def seat(self) -> int | None:
+        return self.view["seat"] if self.view else None
+
+    @property
+    def hand(self) -> list[str] | None:
+        return self.view["hand"] if self.view else None
+
+    @property
+    def turn(self) -> int | None:
+        return self.view["turn"] if self.view else None
+
+    @property
+    def current(self) -> dict | None:
+        return self.view["current"] if self.view else None
+
+    @property
+    def status(self) -> str | None:
+        return self.view["status"] if self.view else None
+
+    @property
+    def trustee(self) -> list[bool]:
+        return self.view["trustee"] if self.view else []
+
+    @property
+    def settled(self) -> dict | None:
+        """The game's ``settled`` event, once heard (always its last event)."""
+        last = self.view["history"][-1] if self.view else None
+        return last if last and last["type"] == "settled" else None
 
     def __repr__(self) -> str:
         return (f"<client {self.user} seat={self.seat} seq={self.seq} turn={self.turn} "
@@ -229,64 +264,22 @@ class TableClient:
             game = message["game"]
             if game is None:
                 return
-            self.game_id = game["id"]
-            self.seq = message["seq"]
-            self.seat = game["seat"]
-            self.hand = list(game["hand"]) if game["hand"] is not None else None
-            self.turn = game["turn"]
-            self.current = game["current"]
-            self.status = game["status"]
-            self.trustee = list(game["trustee"])
+            self.view = copy.deepcopy(game)  # folded in place: keep the logged message as heard
             self.rules = RuleSet.from_dict(game["history"][0]["rules"])
-            settled = [event for event in game["history"] if event["type"] == "settled"]
-            self.settled = settled[0] if settled else None
         elif kind == "events":
+            events = message["events"]
             if message["game"] != self.game_id:
-                if message["events"][0]["type"] != "deal":
+                if events[0]["type"] != "deal":
                     self.need_snapshot = True  # another game's tail: resync
                     return
-                self._new_game(message["game"])
-            fresh = [event for event in message["events"] if event["seq"] > self.seq]
-            if not fresh:
-                return  # already applied (a snapshot overtook it)
-            if fresh[0]["seq"] != self.seq + 1:
+                # A new game: everything but this seat's hand, which its snapshot brings.
+                self.view = {**new_view(events[0], self.user.pk), "id": message["game"]}
+                self.rules = RuleSet.from_dict(events[0]["rules"])
+            try:
+                fold(self.view, events)  # skips what it holds (a snapshot overtook them)
+            except SeqGap:
                 self.gaps += 1
                 self.need_snapshot = True  # the resync rule: a gap → ask for a snapshot
-                return
-            for event in fresh:
-                self._apply(event)
-            self.seq = message["seq"]
-            self.turn = message["turn"]
-
-    def _new_game(self, game_id: int) -> None:
-        self.game_id, self.seq, self.hand, self.current = game_id, 0, None, None
-        self.settled, self.status, self.seat = None, "dealt", None
-
-    def _apply(self, event: dict) -> None:
-        kind = event["type"]
-        if kind == "deal":
-            self.rules = RuleSet.from_dict(event["rules"])
-            players = event["players"]
-            self.seat = players.index(self.user.pk) if self.user.pk in players else None
-            self.trustee = [False] * len(players)
-        elif kind == "swap" and self.seat in event["seats"]:
-            first, second = event["seats"]
-            self.seat = second if self.seat == first else first
-        elif kind == "first_lead":
-            self.status = "playing"
-        elif kind == "play":
-            self.current = {"seat": event["seat"], "reading": event["reading"]}
-            if event["seat"] == self.seat and self.hand is not None:
-                for code in event["cards"]:
-                    self.hand.remove(code)
-        elif kind == "trick":
-            self.current = None
-        elif kind == "trustee":
-            self.trustee[event["seat"]] = event["on"]
-        elif kind == "end":
-            self.status = "ended"
-        elif kind == "settled":
-            self.settled = event
 
     # playing
 
