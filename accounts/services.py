@@ -10,6 +10,7 @@ from django.db import IntegrityError, transaction
 from django.http import HttpRequest
 from django.utils.translation import gettext as _
 
+from .levels import level_for_points
 from .models import User
 
 
@@ -58,13 +59,6 @@ def api_token_for(user: User):
 
     token, _created = Token.objects.get_or_create(user=user)
     return token
-
-
-def level_for_points(points: int, ladder: list[tuple[int, int]] | None = None) -> int:
-    """The highest level whose points the player has reached (RULES §7)."""
-    ladder = ladder if ladder is not None else level_ladder()
-    reached = [number for number, needed in ladder if points >= needed]
-    return max(reached) if reached else min((number for number, _ in ladder), default=1)
 
 
 _LADDER_SECONDS = 30.0

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from django.db.models import Count, Q
 
+from accounts.selectors import levels_of
 from games.engine.game import Game
 
 from .bots import bot_user_ids
@@ -13,6 +14,7 @@ from .models import GameEvent, GameRecord, Room, Seat, Table
 def table_state(table: Table) -> dict:
     seats = list(Seat.objects.filter(table=table).select_related("user").order_by("index"))
     bots = bot_user_ids([seat.user_id for seat in seats if seat.user_id])
+    levels = levels_of(seat.user_id for seat in seats if seat.user_id)
     return {
         "id": table.pk, "room": table.room_id, "number": table.number, "status": table.status,
         "game": table.current_game_id,
@@ -20,7 +22,7 @@ def table_state(table: Table) -> dict:
             "index": seat.index,
             "user": seat.user_id,
             "name": str(seat.user) if seat.user else None,
-            "level": seat.user.level if seat.user else None,
+            "level": levels[seat.user_id] if seat.user else None,
             "ready": seat.is_ready,
             "bot": seat.user_id in bots,
             "connected": seat.connected,
