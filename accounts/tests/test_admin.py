@@ -203,6 +203,20 @@ def test_the_user_pages_show_level_points_and_coins_read_only(staff, player):
     assert reverse("admin:accounts_user_adjust_balance", args=[player.pk]) in change
 
 
+def test_the_user_list_sorts_by_the_computed_level(staff, player):
+    for name, points in (("top", 300), ("middle", 60), ("bottom", -10)):
+        post_points(make_player(name), points)
+    url = reverse("admin:accounts_user_changelist")
+    column = staff.get(url).context["cl"].list_display.index("level")
+
+    def usernames(order: str) -> list[str]:
+        rows = staff.get(url, {"o": order}).context["cl"].result_list
+        return [user.username for user in rows if user.username in {"top", "middle", "bottom"}]
+
+    assert usernames(f"{column}") == ["bottom", "middle", "top"]
+    assert usernames(f"-{column}") == ["top", "middle", "bottom"]
+
+
 def test_an_adjustment_submitted_twice_posts_once(staff, player):
     url = reverse("admin:accounts_user_adjust_balance", args=[player.pk])
     page = staff.get(url).content.decode()
