@@ -19,8 +19,9 @@ from ledger.selectors import user_balances
 from ledger.services import LedgerError, adjust_balance
 
 from .forms import AdminLoginForm, BalanceAdjustForm
+from .levels import level_at
 from .models import Level, User
-from .services import levels_refresh_all
+from .selectors import point_balance
 
 # The admin login checks passwords too, so it counts failures like the login page.
 admin.site.login_form = AdminLoginForm
@@ -39,7 +40,7 @@ class UserAdmin(DjangoUserAdmin):
     )
     add_fieldsets = (*DjangoUserAdmin.add_fieldsets,
                      (gettext_lazy("昵称"), {"fields": ("nickname",)}))
-    # The level follows points (the ledger recomputes it); balances move only through
+    # The level is computed from points (accounts.levels); balances move only through
     # the ledger, e.g. the adjustment form below.
     readonly_fields = ("level", "title", "points", "coins")
     list_display = ("username", "nickname", "level", "title", "points", "coins", "is_staff",
@@ -48,19 +49,26 @@ class UserAdmin(DjangoUserAdmin):
 
     def get_queryset(self, request: HttpRequest):
         return super().get_queryset(request).annotate(
-            points_balance=_balance(Currency.POINT),
+            points_balance=point_balance(),
             coins_balance=_balance(Currency.COIN),
-            level_title=Subquery(Level.objects.filter(number=OuterRef("level"))
-                                 .values("title")[:1]),
+        ).annotate(
+            level_number=level_at("points_balance"),
+            level_title=level_at("points_balance", "title"),
         )
 
-    @admin.display(description=gettext_lazy("称号"), ordering="level_title")
+    # The level follows the points: both columns sort by the level (that is, by points
+    # within the ladder), a title's spelling means nothing.
+    @admin.display(description=gettext_lazy("等级"), ordering="level_number")
+    def level(self, user: User) -> int:
+        return user.level_number
+
+    @admin.display(description=gettext_lazy("称号"), ordering="level_number")
     def title(self, user: User) -> str:
-        return getattr(user, "level_title", None) or "-"
+        return user.level_title or "-"
 
     @admin.display(description=gettext_lazy("积分"), ordering="points_balance")
     def points(self, user: User) -> int:
-        return getattr(user, "points_balance", None) or 0
+        return user.points_balance
 
     @admin.display(description=gettext_lazy("游戏币"), ordering="coins_balance")
     def coins(self, user: User) -> int:
@@ -132,25 +140,8 @@ class UserAdmin(DjangoUserAdmin):
 @admin.register(Level)
 class LevelAdmin(admin.ModelAdmin):
     """The ladder of RULES §7. Level.clean() refuses a ladder whose points do not rise
-    with the level; after any change every player's stored level is recomputed."""
+    with the level. Levels are computed from it when read, so an edit moves every
+    player's level at once: there is nothing to recompute."""
 
     list_display = ("number", "title", "min_points")
     ordering = ("number",)
-
-    def save_model(self, request, obj, form, change) -> None:
-        super().save_model(request, obj, form, change)
-        self._refresh(request)
-
-    def delete_model(self, request, obj) -> None:
-        super().delete_model(request, obj)
-        self._refresh(request)
-
-    def delete_queryset(self, request, queryset) -> None:
-        super().delete_queryset(request, queryset)
-        self._refresh(request)
-
-    def _refresh(self, request: HttpRequest) -> None:
-        changed = levels_refresh_all()
-        if changed:
-            self.message_user(request, _("%(count)d 名玩家的等级已按新等级表重新计算。")
-                              % {"count": changed}, messages.INFO)

@@ -9,9 +9,8 @@ class User(AbstractUser):
     """A player or operator. Custom from the first migration so fields can be added later."""
 
     nickname = models.CharField(gettext_lazy("昵称"), max_length=32, blank=True)
-    # Follows the player's points through the Level table (RULES §7); the ledger
-    # recomputes it whenever points are posted.
-    level = models.PositiveSmallIntegerField(gettext_lazy("等级"), default=1)
+    # No level here: it is computed from the point balance and the Level table
+    # (accounts.levels, RULES §7), so it has one source.
 
     def __str__(self) -> str:
         return self.nickname or self.username

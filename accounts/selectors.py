@@ -2,13 +2,17 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import dataclass
 
-from ledger.models import Currency
+from django.db.models import BigIntegerField, OuterRef, Subquery, Value
+from django.db.models.functions import Coalesce
+
+from ledger.models import Account, Currency
 from ledger.selectors import user_balances
 
+from .levels import level_at, level_for_points
 from .models import Level, User
-from .services import level_for_points
 
 
 @dataclass(frozen=True)
@@ -48,7 +52,7 @@ def ladder() -> list[Rung]:
 
 
 def level_progress_for_points(points: int, rungs: list[Rung] | None = None) -> LevelProgress:
-    """The level for these points (accounts.services.level_for_points: the highest
+    """The level for these points (accounts.levels.level_for_points: the highest
     reached, or the lowest when none is) and the next one."""
     rungs = rungs if rungs is not None else ladder()
     if not rungs:
@@ -75,3 +79,21 @@ def player_standing(user: User) -> PlayerStanding:
         progress=level_progress_for_points(balances.get(Currency.POINT, 0)),
         coins=balances.get(Currency.COIN, 0),
     )
+
+
+def point_balance(user: str = "pk") -> Coalesce:
+    """The point balance of the user in the outer query's column ``user``, as an SQL
+    expression: 0 without a points account."""
+    balance = Account.objects.filter(user=OuterRef(user), currency=Currency.POINT) \
+        .values("balance")[:1]
+    return Coalesce(Subquery(balance), Value(0), output_field=BigIntegerField())
+
+
+def levels_of(user_ids: Iterable[int]) -> dict[int, int]:
+    """The level of each of these users, from their point balances (RULES §7), in one
+    query; users that do not exist are left out."""
+    ids = set(user_ids)
+    if not ids:
+        return {}
+    return dict(User.objects.filter(pk__in=ids).annotate(points=point_balance())
+                .annotate(level_number=level_at("points")).values_list("pk", "level_number"))

@@ -2,13 +2,14 @@
 
 from __future__ import annotations
 
-import time
-
 from django.contrib.auth import login
 from django.core.exceptions import ValidationError
 from django.db import IntegrityError, transaction
 from django.http import HttpRequest
 from django.utils.translation import gettext as _
+from rest_framework.authtoken.models import Token
+
+from ledger.services import grant_starting_coins
 
 from .models import User
 
@@ -33,9 +34,6 @@ def player_sign_up(*, username: str, nickname: str, password: str,
     one transaction, then log the player in when a request is given. The caller has
     validated the input (SignUpForm); a username taken meanwhile by a racing sign-up
     raises ValidationError and writes nothing."""
-    # ledger.services imports this module, so import it when called.
-    from ledger.services import grant_starting_coins
-
     try:
         with transaction.atomic():
             user = User.objects.create_user(username=username, password=password,
@@ -52,71 +50,5 @@ def player_sign_up(*, username: str, nickname: str, password: str,
 
 def api_token_for(user: User):
     """The user's API token (rest_framework.authtoken), created on first use."""
-    # Imported here: this module is imported by ledger.services, possibly while the
-    # app registry is still loading.
-    from rest_framework.authtoken.models import Token
-
     token, _created = Token.objects.get_or_create(user=user)
     return token
-
-
-def level_for_points(points: int, ladder: list[tuple[int, int]] | None = None) -> int:
-    """The highest level whose points the player has reached (RULES §7)."""
-    ladder = ladder if ladder is not None else level_ladder()
-    reached = [number for number, needed in ladder if points >= needed]
-    return max(reached) if reached else min((number for number, _ in ladder), default=1)
-
-
-_LADDER_SECONDS = 30.0
-_ladder: tuple[float, list[tuple[int, int]]] | None = None
-
-
-def level_ladder() -> list[tuple[int, int]]:
-    """(level, points needed), read at most every 30 s per process: every posting of
-    points needs it. Edits in this process are seen at once (``ladder_changed``);
-    other processes see them within the 30 s."""
-    global _ladder
-    now = time.monotonic()
-    if _ladder is None or _ladder[0] < now:
-        from .models import Level
-
-        _ladder = (now + _LADDER_SECONDS,
-                   list(Level.objects.values_list("number", "min_points")))
-    return _ladder[1]
-
-
-def ladder_changed(**kwargs) -> None:
-    global _ladder
-    _ladder = None
-
-
-def levels_refresh(*, points_by_user: dict[int, int]) -> None:
-    """Set these players' levels from their new point balances, in one statement; the
-    ledger calls this whenever it posts points (inside its transaction)."""
-    from ledger.sql import set_levels
-
-    ladder = level_ladder()
-    set_levels({user_id: level_for_points(points, ladder)
-                for user_id, points in points_by_user.items()})
-
-
-def levels_refresh_all() -> int:
-    """Recompute every player's level after the ladder changed (admin edits of the Level
-    table); returns how many players changed level.
-
-    Takes no locks: a posting that commits while it runs may leave that player's stored
-    level stale until their next posting. Pages and the API show the level computed from
-    points (accounts.selectors), so they are right either way."""
-    from ledger.models import Account, Currency
-
-    ladder = level_ladder()
-    points = dict(Account.objects.filter(user__isnull=False, currency=Currency.POINT)
-                  .values_list("user_id", "balance"))
-    changed = []
-    for user in User.objects.only("pk", "level").order_by("pk").iterator(chunk_size=2000):
-        level = level_for_points(points.get(user.pk, 0), ladder)
-        if user.level != level:
-            user.level = level
-            changed.append(user)
-    User.objects.bulk_update(changed, ["level"], batch_size=500)
-    return len(changed)

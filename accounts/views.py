@@ -8,8 +8,7 @@ from django.contrib.auth import views as auth_views
 from django.contrib.auth.decorators import login_required
 from django.core.exceptions import ValidationError
 from django.core.paginator import Paginator
-from django.db.models import BigIntegerField, OuterRef, QuerySet, Subquery, Value
-from django.db.models.functions import Coalesce
+from django.db.models import QuerySet
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse_lazy
@@ -17,12 +16,11 @@ from django.utils.http import url_has_allowed_host_and_scheme
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_http_methods
 
-from ledger.models import Account, Currency
 from ledger.selectors import recent_games, user_entries
 
 from .forms import LoginForm, SignUpForm
 from .models import User
-from .selectors import ladder, level_progress_for_points, player_standing
+from .selectors import ladder, level_progress_for_points, player_standing, point_balance
 from .services import player_sign_up
 
 RECENT_GAMES = 10
@@ -116,12 +114,8 @@ def levels(request: HttpRequest) -> HttpResponse:
 def _ranked_players() -> QuerySet[User]:
     """Active players with their points (0 without a points account), bots excluded
     (users with a games.BotPlayer row), best first; ties by sign-up order."""
-    points = Account.objects.filter(user=OuterRef("pk"), currency=Currency.POINT) \
-        .values("balance")[:1]
     return (User.objects.filter(is_active=True, bot_player__isnull=True)
-            .annotate(points=Coalesce(Subquery(points), Value(0),
-                                      output_field=BigIntegerField()))
-            .order_by("-points", "pk"))
+            .annotate(points=point_balance()).order_by("-points", "pk"))
 
 
 @require_GET

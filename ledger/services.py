@@ -17,7 +17,6 @@ from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
 from accounts.models import User
-from accounts.services import levels_refresh
 
 from . import sql
 from .models import MAY_GO_NEGATIVE, Account, Currency, Hold, Kind, SystemAccount, Transaction
@@ -137,10 +136,6 @@ def ledger_post(*, key: str, kind: Kind | str, legs: Sequence[LegSpec], memo: st
         sql.insert_legs([(posted.pk, leg.account.pk, leg.amount, after,
                           leg.hold.pk if leg.hold else None) for leg, after in rows])
         sql.set_balances({pk: account.balance for pk, account in players.items()})
-        points = {account.user_id: account.balance for account in players.values()
-                  if account.currency == Currency.POINT}
-        if points:
-            levels_refresh(points_by_user=points)
         _increment_system_accounts(system_deltas)
     return posted
 

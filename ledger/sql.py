@@ -22,11 +22,6 @@ def add_to_balance(account_id: int, amount: int) -> None:
                        [amount, account_id])
 
 
-def set_levels(levels: dict[int, int]) -> None:
-    """Write players' levels (accounts_user.level)."""
-    _set_by_id("accounts_user", "level", levels)
-
-
 def _set_by_id(table: str, column: str, values: dict[int, int]) -> None:
     """One UPDATE setting ``column`` per row id (table and column are ours, not input)."""
     if not values:

@@ -3,8 +3,6 @@ import uuid
 
 import pytest
 
-from accounts.services import ladder_changed
-
 
 @pytest.fixture(autouse=True)
 def own_cache_namespace(settings):
@@ -26,12 +24,3 @@ def login_limits(settings):
         }
 
     return apply
-
-
-@pytest.fixture(autouse=True)
-def ladder_cache_forgotten():
-    """The level ladder is cached per process (accounts.services.level_ladder) and a
-    test's Level edits are rolled back without a signal: forget the cache after each
-    test, or the next one reads a ladder that is no longer in the table."""
-    yield
-    ladder_changed()

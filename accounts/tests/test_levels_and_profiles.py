@@ -4,7 +4,7 @@ import pytest
 from django.urls import reverse
 
 from accounts.models import User
-from accounts.selectors import level_progress_for_points, player_standing
+from accounts.selectors import level_progress_for_points, levels_of, player_standing
 from accounts.tests.helpers import make_player, post_coins, post_points
 from ledger.services import settle_game
 
@@ -33,8 +33,7 @@ def test_points_across_a_boundary_move_the_player_up_a_level():
     assert (progress.current.number, progress.current.title) == (2, "短工")
     assert (progress.next.number, progress.next.min_points) == (3, 140)
     assert progress.points_to_next == 80
-    player.refresh_from_db()
-    assert player.level == 2  # the stored level follows too
+    assert levels_of([player.pk]) == {player.pk: 2}  # the bulk reader agrees
 
 
 def test_negative_points_stay_at_the_lowest_level():

@@ -95,7 +95,8 @@ def test_a_failed_grant_leaves_no_player_behind(monkeypatch):
     def refuse(user):
         raise LedgerError("issuance is closed")
 
-    monkeypatch.setattr("ledger.services.grant_starting_coins", refuse)
+    # Where player_sign_up looks it up (it imports it from ledger.services).
+    monkeypatch.setattr("accounts.services.grant_starting_coins", refuse)
 
     with pytest.raises(LedgerError):
         player_sign_up(username="ghost", nickname="幽灵", password=PASSWORD)

@@ -4,6 +4,7 @@ table socket, the table page and the API."""
 
 from __future__ import annotations
 
+from accounts.selectors import levels_of
 from games.engine.game import Game
 from games.live.bot_accounts import bot_user_ids
 from games.models import GameEvent, GameRecord, Seat, Table
@@ -12,6 +13,7 @@ from games.models import GameEvent, GameRecord, Seat, Table
 def table_state(table: Table) -> dict:
     seats = list(Seat.objects.filter(table=table).select_related("user").order_by("index"))
     bots = bot_user_ids([seat.user_id for seat in seats if seat.user_id])
+    levels = levels_of(seat.user_id for seat in seats if seat.user_id)
     return {
         "id": table.pk, "room": table.room_id, "number": table.number, "status": table.status,
         "game": table.current_game_id,
@@ -19,7 +21,7 @@ def table_state(table: Table) -> dict:
             "index": seat.index,
             "user": seat.user_id,
             "name": str(seat.user) if seat.user else None,
-            "level": seat.user.level if seat.user else None,
+            "level": levels[seat.user_id] if seat.user else None,
             "ready": seat.is_ready,
             "bot": seat.user_id in bots,
             "connected": seat.connected,

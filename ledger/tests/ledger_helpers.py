@@ -7,6 +7,7 @@ import itertools
 import uuid
 
 from accounts.models import Level, User
+from accounts.selectors import levels_of
 from ledger.models import Account, Currency, Hold, Leg, SystemAccount, Transaction
 from ledger.services import balance_of, grant_coins
 
@@ -56,7 +57,8 @@ def ledger_snapshot() -> dict:
         # Accounts opened on the way with nothing in them are not a write of money.
         "balances": dict(Account.objects.exclude(balance=0).values_list("pk", "balance")),
         "holds": sorted(Hold.objects.values_list("pk", "status", "resolved_by", "amount")),
-        "levels": dict(User.objects.values_list("pk", "level")),
+        # Computed from the balances and the ladder: a refused write moves no level.
+        "levels": levels_of(User.objects.values_list("pk", flat=True)),
     }
 
 

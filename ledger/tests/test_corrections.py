@@ -2,7 +2,7 @@
 
 import pytest
 
-from accounts.models import User
+from accounts.selectors import levels_of
 from ledger.audit import ledger_violations
 from ledger.models import Currency, Hold, Kind, SystemAccount, Transaction
 from ledger.services import (
@@ -73,9 +73,10 @@ def test_frozen_money_returns_to_its_owner_not_to_escrow_and_holds_stay_settled(
 def test_correcting_a_settlement_puts_levels_back():
     install_level_ladder()
     players, _, settled = settled_game(stake_unit=15)
-    assert [User.objects.get(pk=user.pk).level for user in players] == [2, 1, 2, 1]
+    ids = [user.pk for user in players]
+    assert levels_of(ids) == dict(zip(ids, [2, 1, 2, 1]))
     correct_transaction(original=settled, reason="test")
-    assert [User.objects.get(pk=user.pk).level for user in players] == [1, 1, 1, 1]
+    assert levels_of(ids) == dict.fromkeys(ids, 1)
 
 
 def test_a_transaction_is_corrected_at_most_once():

@@ -3,6 +3,7 @@
 import pytest
 
 from accounts.models import User
+from accounts.selectors import levels_of
 from ledger.audit import ledger_violations
 from ledger.models import Currency, Hold, Kind, SystemAccount, Transaction
 from ledger.services import (
@@ -218,7 +219,7 @@ def test_a_points_game_that_ends_all_square_posts_nothing():
 
 
 def level_of(user: User) -> int:
-    return User.objects.get(pk=user.pk).level
+    return levels_of([user.pk])[user.pk]
 
 
 def test_levels_follow_points_up_and_down_the_ladder():

@@ -21,8 +21,9 @@ from hypothesis.stateful import (
     run_state_machine_as_test,
 )
 
+from accounts.levels import level_for_points
 from accounts.models import User
-from accounts.services import level_for_points
+from accounts.selectors import levels_of
 from ledger.audit import ledger_violations
 from ledger.models import Account, Currency, Hold, SystemAccount, Transaction
 from ledger.services import (
@@ -330,8 +331,7 @@ class LedgerMachine(RuleBasedStateMachine):
 
     @invariant()
     def levels_follow_points(self):
-        levels = dict(User.objects.filter(pk__in=[user.pk for user in self.users])
-                      .values_list("pk", "level"))
+        levels = levels_of(user.pk for user in self.users)
         for user in self.users:
             assert levels[user.pk] == level_for_points(
                 self.model[user_ref(user.pk, POINT)], LADDER)
