@@ -9,9 +9,6 @@ from accounts.levels import level_at, level_for_points
 from accounts.models import Level, User
 from accounts.selectors import levels_of
 from accounts.tests.helpers import make_player, post_points
-from games.selectors import table_state
-from games.tables import room_quick_join
-from games.tests.room_helpers import make_room
 
 pytestmark = pytest.mark.django_db
 
@@ -89,15 +86,3 @@ def test_a_ladder_edit_moves_levels_at_once():
     Level.objects.filter(number=3).update(min_points=100)
 
     assert levels_of([player.pk]) == {player.pk: 3}
-
-
-def test_a_tables_seats_carry_the_computed_level():
-    room = make_room("等级桌")
-    climber, newbie = make_player("climber"), make_player("newbie")
-    post_points(climber, 300)
-    table = room_quick_join(user=climber, room_id=room.pk).table
-    room_quick_join(user=newbie, room_id=room.pk)
-
-    seats = {seat["user"]: seat["level"] for seat in table_state(table)["seats"]}
-
-    assert seats == {climber.pk: 4, newbie.pk: 1, None: None}
