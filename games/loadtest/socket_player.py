@@ -109,7 +109,8 @@ class BotClient:
     async def _handle(self, message: dict) -> None:
         kind = message["type"]
         if kind == "snapshot":
-            self._load(message)
+            if self._load(message):
+                await self._settled()
         elif kind == "events":
             await self._events(message)
         elif kind == "error":
@@ -124,15 +125,22 @@ class BotClient:
             self._acting = True
             asyncio.get_running_loop().create_task(self._act())
 
-    def _load(self, message: dict) -> None:
+    def _load(self, message: dict) -> bool:
+        """Take a snapshot's game as this seat's view; returns whether it shows this
+        client's game settled for the first time (the events saying so were lost)."""
         game = message.get("game")
-        if game is None or game.get("status") != "playing":
-            return
+        if game is None:
+            return False
         if game["id"] == self.game and game["seq"] <= self.seq:
-            return  # an older picture than the events already applied
+            return False  # an older picture than the events already applied
+        if game["status"] != "playing" and game["id"] != self.game:
+            return False  # a finished game before this client's: nothing to play
         self.view = game
         self.rules = RuleSet.from_dict(game["history"][0]["rules"])  # the rules dealt
         self.stats.games_started.add(self.game)
+        if game["status"] == "ended":
+            self.stats.games_ended.add(self.game)
+        return game.get("settlement") is not None and self.game not in self.stats.games_settled
 
     async def _events(self, message: dict) -> None:
         events = message["events"]
@@ -152,9 +160,12 @@ class BotClient:
             if kind == "end":
                 self.stats.games_ended.add(self.game)
             elif kind == "settled":
-                self.stats.games_settled.add(self.game)
-                if time.perf_counter() < self.stop_after:
-                    await self._send({"type": "ready"})
+                await self._settled()
+
+    async def _settled(self) -> None:
+        self.stats.games_settled.add(self.game)
+        if time.perf_counter() < self.stop_after:
+            await self._send({"type": "ready"})
 
     async def _act(self) -> None:
         try:
