@@ -37,10 +37,12 @@ def start_server(port: int, app: str = SITE_APP) -> subprocess.Popen:
     env = {
         **os.environ,
         "DJANGO_SETTINGS_MODULE": "shuangkou_site.settings.test",
-        # The servers must use this test's database and channel-layer prefix.
+        # The servers must use this test's database and channel-layer prefix, and deal
+        # from this test's seed (the root conftest.py sets it per test).
         "DATABASE_URL": f"postgres://{database['USER']}@{database['HOST']}:{database['PORT']}"
                         f"/{database['NAME']}",
         "CHANNEL_LAYER_PREFIX": settings.CHANNEL_LAYER_PREFIX,
+        "GAMES_DEAL_SEED": settings.GAMES_DEAL_SEED,
     }
     return subprocess.Popen(
         [sys.executable, "-m", "uvicorn", app,

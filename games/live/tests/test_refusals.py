@@ -222,9 +222,8 @@ def test_a_replayed_message_is_refused_as_stale():
 def test_an_action_with_a_stale_seq_is_refused():
     async def body(table):
         mover = table.mover
-        move, _ = mover.choose("first")  # 托管 may pass; any cards do for a stale seq
-        cards = mover.codes_for(move) if move is not None else mover.hand[:1]
-        await assert_refused(table, mover, {"type": "play", "cards": cards,
+        move, _ = mover.choose("first")  # a play the rules would take, but for its seq
+        await assert_refused(table, mover, {"type": "play", "cards": mover.codes_for(move),
                                             "seq": mover.seq - 1}, "stale action")
         await assert_refused(table, mover, {"type": "pass", "seq": "12"},
                              '"seq" must be the last sequence number you saw')
