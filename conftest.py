@@ -1,9 +1,20 @@
 """Set-up shared by every app's tests."""
 
+import os
 import subprocess
 from pathlib import Path
 
 import pytest
+from hypothesis import settings as hypothesis_settings
+
+# Hypothesis profiles (README, "Tests"). ``ci`` runs every property test at its full
+# count of examples (games.testing.examples) and prints the blob that reproduces a
+# failure; ``dev`` runs a quarter of them for the inner loop. HYPOTHESIS_PROFILE picks one;
+# otherwise CI=true (what CI services set) means ``ci``, and ``make test`` asks for ``ci``.
+hypothesis_settings.register_profile("ci", print_blob=True)
+hypothesis_settings.register_profile("dev", print_blob=True)
+hypothesis_settings.load_profile(
+    os.environ.get("HYPOTHESIS_PROFILE") or ("ci" if os.environ.get("CI") else "dev"))
 
 
 def pytest_configure(config) -> None:
@@ -18,6 +29,10 @@ def pytest_configure(config) -> None:
         except FileNotFoundError:
             raise pytest.UsageError("msgfmt is missing: run `make messages` "
                                     "(it installs gettext)") from None
+
+
+def pytest_report_header(config) -> str:
+    return f"hypothesis profile: {hypothesis_settings.get_current_profile_name()}"
 
 
 @pytest.fixture(autouse=True)
