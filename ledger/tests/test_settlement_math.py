@@ -118,6 +118,7 @@ def test_every_coin_plan_is_in_whole_coins_and_never_takes_more_than_the_hold(
     # That a plan balances needs no test: plan_coins defines the house as what is left.
     plan = plan_for(scores, holds, coefficient, fee, escape)
     assert all(isinstance(value, int) for value in [*plan.net, plan.fees, plan.house])
+    assert len(plan.net) == len(holds)
     for net, hold in zip(plan.net, holds):
         assert net >= -hold  # RULES §8: a loss is capped at what was frozen
     assert plan.fees >= 0
