@@ -372,17 +372,17 @@ async def start_game(people: list[TableClient]) -> int:
 
 async def pump(clients: list[TableClient], until: Callable[[], bool],
                strategy: str = "trustee") -> None:
-    """Let the people play (their own legal moves) until ``until()`` holds; checked
-    whenever every client is quiet."""
-    while True:
-        for client in clients:
-            while not await client.silent(0.05):
-                await client.receive()
-        if until():
-            return
+    """Let the people play (their own legal moves) until ``until()`` holds: checked once
+    the clients have read what was already on its way, then after each move, once every
+    client has the one ``events`` message that an accepted action (with the bots' and
+    托管 moves it sets off, in the same transaction) sends to everyone."""
+    for client in clients:
+        while not await client.silent(0.05):
+            await client.receive()
+    while not until():
         mover = next((client for client in clients
                       if client.my_turn and client.acted_at != client.seq), None)
         assert mover is not None, "nobody can move and the condition does not hold"
         await mover.play_turn(strategy)
-        for client in clients:  # one events message per accepted action reaches everyone
+        for client in clients:
             await client.expect("events")
