@@ -20,6 +20,8 @@ hypothesis_settings.load_profile(
 def pytest_configure(config) -> None:
     """Compile the translation catalogs whose .po is newer than its .mo: ``make test``
     does it (``make messages``), and a bare ``pytest`` must not test stale texts."""
+    if hasattr(config, "workerinput"):
+        return  # an xdist worker: the controller compiled them before starting it
     for po in Path(__file__).parent.glob("locale/*/LC_MESSAGES/*.po"):
         mo = po.with_suffix(".mo")
         if mo.exists() and mo.stat().st_mtime >= po.stat().st_mtime:

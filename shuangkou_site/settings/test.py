@@ -16,13 +16,17 @@ DATABASES = {
 }
 
 REDIS_URL = os.environ.get("REDIS_URL", DEFAULT_REDIS_URL)
-# One prefix per test run, so runs sharing the Redis server never hear each other;
-# servers a test starts are given the same prefix through the environment.
-CHANNEL_LAYER_PREFIX = os.environ.get("CHANNEL_LAYER_PREFIX", f"sk-test-{os.getpid()}")
+# One prefix per test process (each xdist worker is one), so runs and workers sharing the
+# Redis server never hear each other; servers a test starts are given the same prefixes
+# through the environment (games.testing.server_helpers).
+_RUN = f"{os.environ.get('PYTEST_XDIST_WORKER', 'main')}-{os.getpid()}"
+CHANNEL_LAYER_PREFIX = os.environ.get("CHANNEL_LAYER_PREFIX", f"sk-test-{_RUN}")
 CHANNEL_LAYERS = {"default": redis_channel_layer(REDIS_URL, CHANNEL_LAYER_PREFIX)}
 
 CELERY_BROKER_URL = REDIS_URL
-CACHES = {"default": redis_cache(REDIS_URL)}
+# The login limits count failures in this cache: one key prefix per process, as above.
+CACHE_KEY_PREFIX = os.environ.get("CACHE_KEY_PREFIX", f"sk-test-{_RUN}")
+CACHES = {"default": {**redis_cache(REDIS_URL), "KEY_PREFIX": CACHE_KEY_PREFIX}}
 CELERY_TASK_ALWAYS_EAGER = True
 CELERY_TASK_EAGER_PROPAGATES = True
 

@@ -3,7 +3,7 @@ uvicorn server on the test database. A person signs up, enters a points room wit
 bots, plays a game on the table page (Hint + Play, one turn by keyboard alone, then
 托管), reads the result panel, steps through the replay and finds the game in the
 points statement. Every page visited is checked for named controls and readable
-contrast; screenshots of each stage go to test-artifacts/e2e/.
+contrast; screenshots of each stage go to test-artifacts/e2e/<test name>/.
 
 Test settings make bots move at once and fill the table as soon as the person is
 ready, and run Celery tasks eagerly: the game settles inside the server process.
@@ -55,9 +55,10 @@ def signed(value: int) -> str:
 class Visit:
     """The browser session of one person, with its checks and screenshots."""
 
-    def __init__(self, page: Page, base_url: str) -> None:
+    def __init__(self, page: Page, base_url: str, artifacts: Path) -> None:
         self.page = page
         self.base_url = base_url
+        self.artifacts = artifacts
         self.errors = PageErrors(page)
         self.socket = SocketLog(page)
         self.shots: list[Path] = []
@@ -66,7 +67,7 @@ class Visit:
         self.page.goto(self.base_url + path)
 
     def shot(self, name: str, *, full_page: bool = True) -> None:
-        path = ARTIFACTS / f"{len(self.shots) + 1:02d}-{name}.png"
+        path = self.artifacts / f"{len(self.shots) + 1:02d}-{name}.png"
         self.page.screenshot(path=path, full_page=full_page)
         self.shots.append(path)
 
@@ -84,10 +85,13 @@ class Visit:
 
 
 @pytest.fixture
-def artifacts():
-    shutil.rmtree(ARTIFACTS, ignore_errors=True)
-    ARTIFACTS.mkdir(parents=True)
-    return ARTIFACTS
+def artifacts(request) -> Path:
+    """This test's own folder under test-artifacts/e2e/, emptied first: under xdist
+    each browser test (and worker) writes only its own screenshots."""
+    folder = ARTIFACTS / request.node.name
+    shutil.rmtree(folder, ignore_errors=True)
+    folder.mkdir(parents=True)
+    return folder
 
 
 def test_a_person_signs_up_plays_a_game_in_the_browser_and_finds_its_replay_and_points(
@@ -100,7 +104,7 @@ def test_a_person_signs_up_plays_a_game_in_the_browser_and_finds_its_replay_and_
         # zh-CN: the pages' own language, whatever a language switch may choose.
         page.set_default_timeout(TIMEOUT_MS)
         expect.set_options(timeout=TIMEOUT_MS)
-        visit = Visit(page, f"http://127.0.0.1:{port}")
+        visit = Visit(page, f"http://127.0.0.1:{port}", artifacts)
         try:
             user = sign_up(visit)
             table_id = enter_room(visit, room)
