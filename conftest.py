@@ -37,6 +37,33 @@ def pytest_report_header(config) -> str:
     return f"hypothesis profile: {hypothesis_settings.get_current_profile_name()}"
 
 
+@pytest.hookimpl(trylast=True)
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    """The slow tests first, so that ``make test``'s workers (pytest-xdist, ``--dist
+    load``) start them early and finish on the many short ones, instead of one worker
+    running a long test at the end while the others idle.
+
+    pytest-django has ordered the tests as Django does: those in a rolled-back
+    transaction before the transactional ones, whose flush empties every table (the
+    data migrations put there too). That order is kept: only tests without a database
+    move to the front, and slow ones move to the front of their own group. ``--dist
+    load`` hands each worker tests in this order."""
+    def key(item: pytest.Item) -> tuple[int, int]:
+        slow = item.get_closest_marker("slow") is not None
+        marker = item.get_closest_marker("django_db")
+        fixtures = set(getattr(item, "fixturenames", ()))
+        transactional = bool(marker and (marker.kwargs.get("transaction")
+                                         or marker.kwargs.get("reset_sequences"))) \
+            or bool(fixtures & {"transactional_db", "live_server"})
+        uses_db = marker is not None or bool(fixtures & {"db", "transactional_db",
+                                                         "live_server"})
+        if not uses_db:
+            return (0, 0) if slow else (3, 0)
+        return (2 if transactional else 1, 0 if slow else 1)
+
+    items.sort(key=key)
+
+
 @pytest.fixture(autouse=True)
 def deal_seed_of_the_test(request, settings):
     """Every live game a test plays is dealt from a seed derived from the test's node id

@@ -338,6 +338,7 @@ class LedgerMachine(RuleBasedStateMachine):
                 self.model[user_ref(user.pk, POINT)], LADDER)
 
 
+@pytest.mark.slow  # a stateful machine over the real database
 @pytest.mark.django_db(transaction=True)
 def test_random_ledger_writes_keep_every_balance_and_the_audit_right():
     install_level_ladder()

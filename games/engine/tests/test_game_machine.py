@@ -13,6 +13,7 @@ from __future__ import annotations
 import os
 import random
 
+import pytest
 from hypothesis import HealthCheck, Phase, event, settings
 from hypothesis import strategies as st
 from hypothesis.stateful import RuleBasedStateMachine, initialize, invariant, precondition, rule
@@ -403,11 +404,12 @@ class ClassicGameMachine(GameMachine):
     ruleset = "classic"
 
 
-TestQqGamesKeepEveryInvariant = QqGameMachine.TestCase
+# Whole games, many of them: seconds each (make test-fast leaves them out).
+TestQqGamesKeepEveryInvariant = pytest.mark.slow(QqGameMachine.TestCase)
 TestQqGamesKeepEveryInvariant.settings = MACHINE_SETTINGS
-TestTcyGamesKeepEveryInvariant = TcyGameMachine.TestCase
+TestTcyGamesKeepEveryInvariant = pytest.mark.slow(TcyGameMachine.TestCase)
 TestTcyGamesKeepEveryInvariant.settings = MACHINE_SETTINGS
-TestJinyouGamesKeepEveryInvariant = JinyouGameMachine.TestCase
+TestJinyouGamesKeepEveryInvariant = pytest.mark.slow(JinyouGameMachine.TestCase)
 TestJinyouGamesKeepEveryInvariant.settings = MACHINE_SETTINGS
-TestClassicGamesKeepEveryInvariant = ClassicGameMachine.TestCase
+TestClassicGamesKeepEveryInvariant = pytest.mark.slow(ClassicGameMachine.TestCase)
 TestClassicGamesKeepEveryInvariant.settings = MACHINE_SETTINGS

@@ -12,6 +12,7 @@ prints the falsifying example.
 
 from itertools import product
 
+import pytest
 from hypothesis import assume, event, given, settings
 from hypothesis import strategies as st
 
@@ -251,6 +252,7 @@ def protocol_view(reply: dict, rules) -> dict:
 # --- reading
 
 
+@pytest.mark.slow  # a brute-force oracle over many examples: seconds
 @settings(max_examples=examples(3000), deadline=None)
 @given(rules=RULE_SETS, data=st.data())
 def test_the_reading_is_the_largest_one_the_brute_force_oracle_finds(rules, data):
@@ -290,6 +292,7 @@ def assert_beats_like_the_oracle(rules, play, over_cards) -> None:
         assert protocol_view(recorded.to_protocol(), rules) in expected
 
 
+@pytest.mark.slow  # a brute-force oracle over many examples: seconds
 @settings(max_examples=examples(800), deadline=None)
 @given(rules=RULE_SETS, data=st.data())
 def test_beats_and_the_recorded_reading_agree_with_the_oracle(rules, data):
@@ -300,6 +303,7 @@ def test_beats_and_the_recorded_reading_agree_with_the_oracle(rules, data):
     assert_beats_like_the_oracle(rules, play, over_cards)
 
 
+@pytest.mark.slow  # a brute-force oracle over many examples: seconds
 @settings(max_examples=examples(1200), deadline=None)
 @given(rules=RULE_SETS, data=st.data())
 def test_bombs_beat_each_other_as_the_oracle_orders_them(rules, data):
@@ -351,6 +355,7 @@ def test_every_legal_move_is_held_beats_and_is_listed_once(rules, hand, data):
             assert recorded.is_bomb or (recorded.kind, recorded.size) == (over.kind, over.size)
 
 
+@pytest.mark.slow  # a brute-force oracle over many examples: seconds
 @settings(max_examples=examples(600), deadline=None)
 @given(rules=RULE_SETS, hand=small_hands(), data=st.data())
 def test_legal_moves_miss_nothing_that_brute_force_finds(rules, hand, data):
@@ -364,6 +369,7 @@ def test_legal_moves_miss_nothing_that_brute_force_finds(rules, hand, data):
     assert set(legal_moves(hand, over, rules)) == expected
 
 
+@pytest.mark.slow  # a brute-force oracle over many examples: seconds
 @settings(max_examples=examples(400), deadline=None)
 @given(rules=RULE_SETS, hand=bomb_hands(), data=st.data())
 def test_legal_moves_over_bombs_miss_nothing_that_brute_force_finds(rules, hand, data):

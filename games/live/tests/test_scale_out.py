@@ -22,7 +22,8 @@ from ledger.audit import ledger_violations
 from ledger.models import Currency
 from ledger.services import balance_of
 
-pytestmark = pytest.mark.django_db(transaction=True)
+# Two uvicorn processes and a whole game over real WebSockets.
+pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.slow]
 
 
 def test_two_server_processes_play_one_game_to_settlement(settings):

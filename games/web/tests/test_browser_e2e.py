@@ -35,7 +35,8 @@ from games.testing.server_helpers import ROOT, SITE_APP_WITH_STATIC, served
 from ledger.models import Currency, Leg
 from ledger.services import balance_of
 
-pytestmark = pytest.mark.django_db(transaction=True)
+# A server and a browser: seconds.
+pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.slow]
 
 ARTIFACTS = ROOT / "test-artifacts" / "e2e"
 USERNAME = "e2e_player"
