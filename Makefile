@@ -11,7 +11,7 @@ PYTEST_WORKERS ?= auto
 # Hypothesis profile (conftest.py): `ci` runs every property test at its full count.
 HYPOTHESIS_PROFILE ?= ci
 PYTEST := PLAYWRIGHT_SKIP_BROWSER_DOWNLOAD=1 DJANGO_SETTINGS_MODULE=$(TEST_SETTINGS) \
-	$(BIN)/pytest -n $(PYTEST_WORKERS) --dist load --maxschedchunk 2
+	$(BIN)/pytest -n $(PYTEST_WORKERS) --dist load
 
 .PHONY: venv services chromium messages run test test-fast lint
 

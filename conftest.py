@@ -37,6 +37,16 @@ def pytest_report_header(config) -> str:
     return f"hypothesis profile: {hypothesis_settings.get_current_profile_name()}"
 
 
+@pytest.hookimpl(tryfirst=True, optionalhook=True)  # known only with pytest-xdist
+def pytest_xdist_make_scheduler(config, log):
+    """``--dist load`` with short queues: games.testing.scheduling."""
+    if config.getvalue("dist") != "load":
+        return None
+    from games.testing.scheduling import ShortQueueLoadScheduling
+
+    return ShortQueueLoadScheduling(config, log)
+
+
 @pytest.hookimpl(trylast=True)
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
     """The slow tests first, so that ``make test``'s workers (pytest-xdist, ``--dist
