@@ -6,8 +6,14 @@ STAMP := $(VENV)/requirements.stamp
 DEV_SETTINGS := shuangkou_site.settings.dev
 TEST_SETTINGS := shuangkou_site.settings.test
 PYTEST_ARGS ?=
+# Test processes (pytest-xdist): one per core by default; PYTEST_WORKERS=0 runs in one.
+PYTEST_WORKERS ?= auto
+# Hypothesis profile (conftest.py): `ci` runs every property test at its full count.
+HYPOTHESIS_PROFILE ?= ci
+PYTEST := PLAYWRIGHT_SKIP_BROWSER_DOWNLOAD=1 DJANGO_SETTINGS_MODULE=$(TEST_SETTINGS) \
+	$(BIN)/pytest -n $(PYTEST_WORKERS) --dist load
 
-.PHONY: venv services chromium node messages run test js-test lint
+.PHONY: venv services chromium node messages run test test-fast js-test lint
 
 venv: $(STAMP)
 
@@ -53,8 +59,15 @@ run: venv messages
 	DJANGO_SETTINGS_MODULE=$(DEV_SETTINGS) $(BIN)/uvicorn shuangkou_site.asgi:application \
 		--host 127.0.0.1 --port 8000 --lifespan off
 
+# Everything, the tests marked slow included: what CI runs (.ci/run).
 test: venv services chromium messages js-test
-	PLAYWRIGHT_SKIP_BROWSER_DOWNLOAD=1 DJANGO_SETTINGS_MODULE=$(TEST_SETTINGS) $(BIN)/pytest $(PYTEST_ARGS)
+	HYPOTHESIS_PROFILE=$(HYPOTHESIS_PROFILE) $(PYTEST) $(PYTEST_ARGS)
+
+# The inner loop: no test marked slow (browser, servers, long property runs, whole
+# games), and the property tests at the `dev` profile's share of their examples.
+test-fast: venv services messages js-test
+	HYPOTHESIS_PROFILE=$(if $(filter command line environment,$(origin HYPOTHESIS_PROFILE)),$(HYPOTHESIS_PROFILE),dev) \
+		$(PYTEST) -m "not slow" $(PYTEST_ARGS)
 
 lint: venv
 	$(BIN)/ruff check .

@@ -1,14 +1,27 @@
 """Set-up shared by every app's tests."""
 
+import os
 import subprocess
 from pathlib import Path
 
 import pytest
+from hypothesis import settings as hypothesis_settings
+
+# Hypothesis profiles (README, "Tests"). ``ci`` runs every property test at its full
+# count of examples (games.testing.examples) and prints the blob that reproduces a
+# failure; ``dev`` runs a quarter of them for the inner loop. HYPOTHESIS_PROFILE picks one;
+# otherwise CI=true (what CI services set) means ``ci``, and ``make test`` asks for ``ci``.
+hypothesis_settings.register_profile("ci", print_blob=True)
+hypothesis_settings.register_profile("dev", print_blob=True)
+hypothesis_settings.load_profile(
+    os.environ.get("HYPOTHESIS_PROFILE") or ("ci" if os.environ.get("CI") else "dev"))
 
 
 def pytest_configure(config) -> None:
     """Compile the translation catalogs whose .po is newer than its .mo: ``make test``
     does it (``make messages``), and a bare ``pytest`` must not test stale texts."""
+    if hasattr(config, "workerinput"):
+        return  # an xdist worker: the controller compiled them before starting it
     for po in Path(__file__).parent.glob("locale/*/LC_MESSAGES/*.po"):
         mo = po.with_suffix(".mo")
         if mo.exists() and mo.stat().st_mtime >= po.stat().st_mtime:
@@ -18,3 +31,53 @@ def pytest_configure(config) -> None:
         except FileNotFoundError:
             raise pytest.UsageError("msgfmt is missing: run `make messages` "
                                     "(it installs gettext)") from None
+
+
+def pytest_report_header(config) -> str:
+    return f"hypothesis profile: {hypothesis_settings.get_current_profile_name()}"
+
+
+@pytest.hookimpl(tryfirst=True, optionalhook=True)  # known only with pytest-xdist
+def pytest_xdist_make_scheduler(config, log):
+    """``--dist load`` with short queues: games.testing.scheduling."""
+    if config.getvalue("dist") != "load":
+        return None
+    from games.testing.scheduling import ShortQueueLoadScheduling
+
+    return ShortQueueLoadScheduling(config, log)
+
+
+@pytest.hookimpl(trylast=True)
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    """The slow tests first, so that ``make test``'s workers (pytest-xdist, ``--dist
+    load``) start them early and finish on the many short ones, instead of one worker
+    running a long test at the end while the others idle.
+
+    pytest-django has ordered the tests as Django does: those in a rolled-back
+    transaction before the transactional ones, whose flush empties every table (the
+    data migrations put there too). That order is kept: only tests without a database
+    move to the front, and slow ones move to the front of their own group. ``--dist
+    load`` hands each worker tests in this order."""
+    def key(item: pytest.Item) -> tuple[int, int]:
+        slow = item.get_closest_marker("slow") is not None
+        marker = item.get_closest_marker("django_db")
+        fixtures = set(getattr(item, "fixturenames", ()))
+        transactional = bool(marker and (marker.kwargs.get("transaction")
+                                         or marker.kwargs.get("reset_sequences"))) \
+            or bool(fixtures & {"transactional_db", "live_server"})
+        uses_db = marker is not None or bool(fixtures & {"db", "transactional_db",
+                                                         "live_server"})
+        if not uses_db:
+            return (0, 0) if slow else (3, 0)
+        return (2 if transactional else 1, 0 if slow else 1)
+
+    items.sort(key=key)
+
+
+@pytest.fixture(autouse=True)
+def deal_seed_of_the_test(request, settings):
+    """Every live game a test plays is dealt from a seed derived from the test's node id
+    (games.live.lifecycle._deal_seed): the same cards on every run, in any order, on any
+    xdist worker, and other cards in another test. Servers a test starts get the seed
+    through the environment (games.testing.server_helpers)."""
+    settings.GAMES_DEAL_SEED = request.node.nodeid

@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import collections
 import json
 import os
 import random
@@ -70,10 +71,14 @@ async def main_async(args: argparse.Namespace) -> int:
         print(f"latency send → all seats received: p50 {p50:.1f} ms, p99 {p99:.1f} ms, "
               f"max {max(stats.latencies) * 1000:.1f} ms ({len(stats.latencies)} samples, "
               f"mean {statistics.mean(stats.latencies) * 1000:.1f} ms)")
-    print(f"errors: {len(stats.errors)} protocol, {len(failures)} client failures, "
-          f"{len(pending)} clients still running at the end")
-    for error in (stats.errors[:5] + [repr(failure) for failure in failures[:5]]):
-        print(f"  {error}")
+    codes = collections.Counter(code for code, _ in stats.errors)
+    print(f"errors: {len(stats.errors)} protocol "
+          f"({', '.join(f'{code}: {count}' for code, count in codes.most_common())}), "
+          f"{len(failures)} client failures, {len(pending)} clients still running at the end")
+    for code, message in stats.errors[:5]:
+        print(f"  [{code}] {message}")
+    for failure in failures[:5]:
+        print(f"  {failure!r}")
     print(f"games lost or left unsettled: {len(unsettled)}")
     return 0 if not (stats.errors or failures or pending or unsettled) else 1
 

@@ -187,13 +187,23 @@ def game_settle(*, game_id: int) -> bool:
 
 def _deal_seed(table: Table) -> int:
     """A fresh random seed; with settings.GAMES_DEAL_SEED set (tests only: it makes
-    deals predictable), one derived from it, the table and its number of games, so
-    every test's deals are the same on every run."""
+    deals predictable), one derived from it and the table's place: see
+    :func:`derived_deal_seed`."""
     base = settings.GAMES_DEAL_SEED
     if not base:
         return secrets.randbits(64)
+    # The room's rank rather than its id: ids depend on what ran before in the same
+    # database (other tests, other orders, other xdist workers), the deal must not.
+    room = Room.objects.filter(pk__lte=table.room_id).count()
     games = GameRecord.objects.filter(table=table).count()
-    digest = hashlib.sha256(f"{base}:{table.room_id}:{table.number}:{games}".encode()).digest()
+    return derived_deal_seed(base, room=room, table_number=table.number, games=games)
+
+
+def derived_deal_seed(base: str, *, room: int, table_number: int, games: int) -> int:
+    """The seed of the game after ``games`` games at table ``table_number`` of the
+    ``room``-th room, under the fixed seed ``base``: the same on every run and in every
+    process given the same base (servers a test starts get it through the environment)."""
+    digest = hashlib.sha256(f"{base}:{room}:{table_number}:{games}".encode()).digest()
     return int.from_bytes(digest[:8], "big")
 
 
@@ -225,7 +235,10 @@ def _locked(game_id: int) -> GameRecord:
 
 
 def _bot_move(record: GameRecord, game: Game) -> None:
-    game.bot_turn(rng=random.Random(f"{record.pk}:{len(game.events)}"))
+    # Seeded by the deal's seed and the step, not the row's id: the log alone then says
+    # how each bot chose, and a test's games (dealt from its seed) play out the same on
+    # every run, whatever ids the database hands out.
+    game.bot_turn(rng=random.Random(f"{game.events[0]['seed']}:{len(game.events)}"))
 
 
 def _run_automatic(record: GameRecord, game: Game) -> None:

@@ -28,6 +28,12 @@ ROOMS_FRAGMENT_ID = "lobby-rooms"
 REFRESH_WINDOW_SECONDS = 0.25
 
 
+async def refresh_window() -> None:
+    """The wait that gathers a burst of changes into one refresh. A function of its
+    own so a test can hold the window open for as long as its burst takes."""
+    await asyncio.sleep(REFRESH_WINDOW_SECONDS)
+
+
 def lobby_rooms() -> list[dict]:
     """The open rooms as the lobby and ``GET /api/rooms`` show them, in one query."""
     taken = Q(tables__seats__user__isnull=False)
@@ -93,7 +99,7 @@ class LobbyConsumer(DirectDispatchMixin, AsyncWebsocketConsumer):
         task.add_done_callback(self.tasks.discard)
 
     async def _refresh_soon(self) -> None:
-        await asyncio.sleep(REFRESH_WINDOW_SECONDS)
+        await refresh_window()
         # From here on a change schedules another refresh: this one may read too early.
         self.refresh_pending = False
         await self._send_rooms()

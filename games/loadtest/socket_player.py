@@ -38,7 +38,10 @@ class Stats:
     received: dict = field(default_factory=dict)  # (game, first seq) -> receipt times
     latencies: list = field(default_factory=list)
     actions: int = 0
-    errors: list = field(default_factory=list)
+    # (code, message) of each error: the code as the server sent it (None when it sent
+    # none), "client" for a failure of the client itself. The message is in the
+    # socket's language, so code reads the code (docs/protocol.md, "Errors").
+    errors: list[tuple[str | None, str]] = field(default_factory=list)
     games_started: set = field(default_factory=set)
     games_ended: set = field(default_factory=set)
     games_settled: set = field(default_factory=set)
@@ -114,10 +117,10 @@ class BotClient:
         elif kind == "events":
             await self._events(message)
         elif kind == "error":
-            self.stats.errors.append(message["message"])
+            self.stats.errors.append((message.get("code"), message["message"]))
             self._acted_at = None  # the action was refused: try again if still our turn
             self._backoff = 0.25
-            if message.get("code") == "stale":  # the text is in the socket's language
+            if message.get("code") == "stale":
                 await self._send({"type": "snapshot"})
                 return
         if self.playing and self.turn == self.seat and not self._acting \
@@ -190,7 +193,7 @@ class BotClient:
             self.stats.actions += 1
             await self._send(message)
         except Exception as error:  # a task's error would vanish: count it
-            self.stats.errors.append(f"client error: {error!r}")
+            self.stats.errors.append(("client", repr(error)))
             raise
         finally:
             self._acting = False

@@ -21,10 +21,15 @@ from django.db import connection
 ROOT = Path(__file__).resolve().parents[2]
 
 
-def free_port() -> int:
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        return probe.getsockname()[1]
+def listening_socket() -> socket.socket:
+    """A socket listening on a port the system chose, for a server to inherit: the port
+    is held from the moment it is chosen, so no other test run, xdist worker or server
+    can take it in between (a probed-then-closed free port could be)."""
+    listener = socket.socket()
+    listener.bind(("127.0.0.1", 0))
+    listener.listen(128)
+    listener.set_inheritable(True)
+    return listener
 
 
 SITE_APP = "shuangkou_site.asgi:application"
@@ -32,20 +37,26 @@ SITE_APP = "shuangkou_site.asgi:application"
 SITE_APP_WITH_STATIC = "games.testing.asgi_with_static:application"
 
 
-def start_server(port: int, app: str = SITE_APP) -> subprocess.Popen:
+def start_server(listener: socket.socket, app: str = SITE_APP) -> subprocess.Popen:
+    """A uvicorn process serving ``app`` on ``listener`` (passed by file descriptor)."""
     database = connection.settings_dict
     env = {
         **os.environ,
         "DJANGO_SETTINGS_MODULE": "shuangkou_site.settings.test",
-        # The servers must use this test's database and channel-layer prefix.
+        # The servers must use this test's database, channel-layer and cache prefixes,
+        # and deal from this test's seed (the root conftest.py sets it per test).
         "DATABASE_URL": f"postgres://{database['USER']}@{database['HOST']}:{database['PORT']}"
                         f"/{database['NAME']}",
         "CHANNEL_LAYER_PREFIX": settings.CHANNEL_LAYER_PREFIX,
+        "CACHE_KEY_PREFIX": settings.CACHES["default"]["KEY_PREFIX"],
+        "GAMES_DEAL_SEED": settings.GAMES_DEAL_SEED,
     }
+    # --loop asyncio: uvicorn wraps an inherited descriptor as AF_UNIX, which asyncio
+    # serves as the TCP socket it is (uvloop, if it were installed, would not).
     return subprocess.Popen(
-        [sys.executable, "-m", "uvicorn", app,
-         "--host", "127.0.0.1", "--port", str(port), "--log-level", "warning"],
-        cwd=ROOT, env=env)
+        [sys.executable, "-m", "uvicorn", app, "--fd", str(listener.fileno()),
+         "--loop", "asyncio", "--log-level", "warning"],
+        cwd=ROOT, env=env, pass_fds=(listener.fileno(),))
 
 
 def wait_until_serving(port: int, process: subprocess.Popen) -> None:
@@ -57,7 +68,7 @@ def wait_until_serving(port: int, process: subprocess.Popen) -> None:
                 if reply.status == 200:
                     return
         except OSError:
-            time.sleep(0.3)
+            time.sleep(0.1)
     raise AssertionError(f"no server on port {port}")
 
 
@@ -72,14 +83,20 @@ def stop_server(process: subprocess.Popen) -> None:
 
 @contextmanager
 def served(count: int = 1, app: str = SITE_APP) -> Iterator[list[int]]:
-    """``count`` servers of ``app`` on free ports, serving once the block starts; their
-    ports."""
-    ports = [free_port() for _ in range(count)]
-    servers = [start_server(port, app) for port in ports]
+    """``count`` servers of ``app`` on ports of their own, serving once the block
+    starts; their ports."""
+    listeners = [listening_socket() for _ in range(count)]
+    ports = [listener.getsockname()[1] for listener in listeners]
+    servers = []
     try:
+        for listener in listeners:
+            servers.append(start_server(listener, app))
+            listener.close()  # the server holds its own copy
         for port, server in zip(ports, servers):
             wait_until_serving(port, server)
         yield ports
     finally:
+        for listener in listeners:
+            listener.close()
         for server in servers:
             stop_server(server)

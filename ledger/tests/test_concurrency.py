@@ -114,6 +114,7 @@ THREADS = 8
 OPERATIONS = 50
 
 
+@pytest.mark.slow  # thousands of random transfers from many threads
 def test_many_threads_moving_coins_at_random_keep_the_ledger_whole():
     # The system accounts exist before the players sign up, as in production: their
     # ids are lower than the players' (lock order matters).

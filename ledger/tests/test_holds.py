@@ -122,6 +122,8 @@ def test_each_hold_is_frozen_once_and_resolved_once_in_the_legs():
         freeze_coins(user=user, game_key=game_key, amount=5000)
     settle_game(game_key=game_key, players=players, scores=[2, -2, 2, -2], coins=True,
                 coefficient=100, fee=5)
-    for hold in Hold.objects.filter(game_key=game_key):
+    holds = list(Hold.objects.filter(game_key=game_key))
+    assert len(holds) == 4  # one per player, or the loop below checks nothing
+    for hold in holds:
         amounts = sorted(hold.legs.values_list("amount", flat=True))
         assert amounts == [-5000, 5000]

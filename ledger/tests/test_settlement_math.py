@@ -3,6 +3,7 @@
 from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
+from games.testing.examples import examples
 from ledger.settlement import plan_coins, plan_points
 
 # --- worked cases ------------------------------------------------------------------------
@@ -108,7 +109,7 @@ def plan_for(scores, holds, coefficient, fee, escape):
                       compensation_percent=percent)
 
 
-@settings(max_examples=600, deadline=None)
+@settings(max_examples=examples(600), deadline=None)
 @given(scores_strategy, holds_strategy, coefficients, fees, escapes)
 @example([6, -2, -2, -2], [6000, 50, 50, 50], 500, 50, (0, 12, 70))
 @example([3, -1, -1, -1], [60, 60, 60, 60], 5, 50, (0, 12, 70))
@@ -117,13 +118,14 @@ def test_every_coin_plan_is_in_whole_coins_and_never_takes_more_than_the_hold(
     # That a plan balances needs no test: plan_coins defines the house as what is left.
     plan = plan_for(scores, holds, coefficient, fee, escape)
     assert all(isinstance(value, int) for value in [*plan.net, plan.fees, plan.house])
+    assert len(plan.net) == len(holds)
     for net, hold in zip(plan.net, holds):
         assert net >= -hold  # RULES §8: a loss is capped at what was frozen
     assert plan.fees >= 0
     assert plan.fees <= 4 * fee + plan.penalty_paid
 
 
-@settings(max_examples=600, deadline=None)
+@settings(max_examples=examples(600), deadline=None)
 @given(scores_strategy, holds_strategy, coefficients, fees, escapes)
 def test_the_house_never_pays_for_a_capped_loss(scores, holds, coefficient, fee, escape):
     plan = plan_for(scores, holds, coefficient, fee, escape)
@@ -133,7 +135,7 @@ def test_the_house_never_pays_for_a_capped_loss(scores, holds, coefficient, fee,
         assert plan.house >= 0
 
 
-@settings(max_examples=400, deadline=None)
+@settings(max_examples=examples(400), deadline=None)
 @given(scores_strategy, coefficients, fees, escapes)
 def test_with_ample_holds_every_player_gets_exactly_score_times_n_minus_a(
         scores, coefficient, fee, escape):
@@ -150,7 +152,7 @@ def test_with_ample_holds_every_player_gets_exactly_score_times_n_minus_a(
     assert plan.penalty_paid == penalty
 
 
-@settings(max_examples=400, deadline=None)
+@settings(max_examples=examples(400), deadline=None)
 @given(scores_strategy, holds_strategy, coefficients, fees,
        st.integers(0, 3), st.integers(0, 24), st.integers(0, 100))
 def test_the_escape_penalty_is_capped_and_shared_equally_with_the_rest_to_the_fees(
@@ -165,7 +167,7 @@ def test_the_escape_penalty_is_capped_and_shared_equally_with_the_rest_to_the_fe
     assert shared - 2 <= sum(others) <= shared
 
 
-@settings(max_examples=400, deadline=None)
+@settings(max_examples=examples(400), deadline=None)
 @given(st.lists(st.integers(1, 60), min_size=4, max_size=4), st.integers(1, 1000),
        st.integers(0, 100), st.integers(0, 3), st.integers(0, 3000))
 def test_capped_losses_shrink_the_winners_gains_pro_rata(

@@ -24,6 +24,7 @@ from hypothesis.stateful import (
 from accounts.levels import level_for_points
 from accounts.models import User
 from accounts.selectors import levels_of
+from games.testing.examples import DERANDOMIZED, examples
 from ledger.audit import ledger_violations
 from ledger.models import Account, Currency, Hold, SystemAccount, Transaction
 from ledger.services import (
@@ -337,12 +338,16 @@ class LedgerMachine(RuleBasedStateMachine):
                 self.model[user_ref(user.pk, POINT)], LADDER)
 
 
+@pytest.mark.slow  # a stateful machine over the real database
 @pytest.mark.django_db(transaction=True)
 def test_random_ledger_writes_keep_every_balance_and_the_audit_right():
     install_level_ladder()
     paths_taken.clear()
+    # Derandomized under the ``ci`` profile, so the coverage check below never fails a
+    # CI run by chance (games.testing.examples).
     run_state_machine_as_test(LedgerMachine, settings=settings(
-        max_examples=15, stateful_step_count=20, deadline=None,
+        max_examples=examples(15), stateful_step_count=20, deadline=None,
+        derandomize=DERANDOMIZED,
         suppress_health_check=[HealthCheck.too_slow, HealthCheck.filter_too_much]))
     print(dict(paths_taken))
     # The machine must have done the main things (the rarer paths vary by seed).

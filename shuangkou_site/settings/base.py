@@ -212,6 +212,13 @@ GAMES_SETTLE_GRACE_SECONDS = int(os.environ.get("GAMES_SETTLE_GRACE_SECONDS", "3
 # Under `make run` no Celery beat runs: a thread in the web process sweeps instead.
 GAMES_INPROCESS_SWEEPER = env_bool("GAMES_INPROCESS_SWEEPER", False)
 GAMES_SWEEP_SECONDS = float(os.environ.get("GAMES_SWEEP_SECONDS", "1"))
+# The table socket's rate limit (docs/protocol.md, "Framing and limits"): a token bucket
+# per socket holding ``burst`` tokens, refilled at ``per_second``; read when a socket
+# connects.
+GAMES_SOCKET_RATE = {
+    "per_second": float(os.environ.get("GAMES_SOCKET_RATE_PER_SECOND", "10")),
+    "burst": float(os.environ.get("GAMES_SOCKET_RATE_BURST", "20")),
+}
 # Deals come from a fresh random seed. Tests set this so every game a test plays is
 # dealt from a seed derived from the test's name (games.live.lifecycle._deal_seed);
 # production refuses it (settings.prod): it would make the deals predictable.

@@ -5,7 +5,7 @@ import os
 import dj_database_url
 
 from .base import *  # noqa: F403
-from .base import DEFAULT_REDIS_URL, redis_cache, redis_channel_layer
+from .base import DEFAULT_REDIS_URL, GAMES_SOCKET_RATE, redis_cache, redis_channel_layer
 
 DEBUG = False
 
@@ -16,13 +16,17 @@ DATABASES = {
 }
 
 REDIS_URL = os.environ.get("REDIS_URL", DEFAULT_REDIS_URL)
-# One prefix per test run, so runs sharing the Redis server never hear each other;
-# servers a test starts are given the same prefix through the environment.
-CHANNEL_LAYER_PREFIX = os.environ.get("CHANNEL_LAYER_PREFIX", f"sk-test-{os.getpid()}")
+# One prefix per test process (each xdist worker is one), so runs and workers sharing the
+# Redis server never hear each other; servers a test starts are given the same prefixes
+# through the environment (games.testing.server_helpers).
+_RUN = f"{os.environ.get('PYTEST_XDIST_WORKER', 'main')}-{os.getpid()}"
+CHANNEL_LAYER_PREFIX = os.environ.get("CHANNEL_LAYER_PREFIX", f"sk-test-{_RUN}")
 CHANNEL_LAYERS = {"default": redis_channel_layer(REDIS_URL, CHANNEL_LAYER_PREFIX)}
 
 CELERY_BROKER_URL = REDIS_URL
-CACHES = {"default": redis_cache(REDIS_URL)}
+# The login limits count failures in this cache: one key prefix per process, as above.
+CACHE_KEY_PREFIX = os.environ.get("CACHE_KEY_PREFIX", f"sk-test-{_RUN}")
+CACHES = {"default": {**redis_cache(REDIS_URL), "KEY_PREFIX": CACHE_KEY_PREFIX}}
 CELERY_TASK_ALWAYS_EAGER = True
 CELERY_TASK_EAGER_PROPAGATES = True
 
@@ -32,3 +36,8 @@ PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
 # Bots and 托管 seats move at once, and bots fill a table as soon as a person is ready.
 GAMES_BOT_THINK_SECONDS = 0
 GAMES_BOT_FILL_SECONDS = 0
+
+# The production refill rate with a bucket no test's game empties: clients in tests act
+# as fast as the bots answer, and a refused message would make them wait for the refill
+# (wall-clock races). The tests about the limit set a small one themselves.
+GAMES_SOCKET_RATE = {**GAMES_SOCKET_RATE, "burst": 1_000_000.0}

@@ -62,3 +62,27 @@ def test_connection_age_setting_refuses_words(monkeypatch):
     monkeypatch.setenv("DB_CONN_MAX_AGE", "forever")
     with pytest.raises(ImproperlyConfigured, match="DB_CONN_MAX_AGE"):
         env_seconds_or_none("DB_CONN_MAX_AGE")
+
+
+def test_the_socket_rate_limit_comes_from_the_environment(monkeypatch):
+    import importlib
+
+    from shuangkou_site.settings import base
+
+    try:
+        monkeypatch.setenv("GAMES_SOCKET_RATE_PER_SECOND", "2.5")
+        monkeypatch.setenv("GAMES_SOCKET_RATE_BURST", "4")
+        assert importlib.reload(base).GAMES_SOCKET_RATE == {"per_second": 2.5, "burst": 4.0}
+        monkeypatch.delenv("GAMES_SOCKET_RATE_PER_SECOND")
+        monkeypatch.delenv("GAMES_SOCKET_RATE_BURST")
+        assert importlib.reload(base).GAMES_SOCKET_RATE == {"per_second": 10.0, "burst": 20.0}
+    finally:
+        monkeypatch.undo()
+        importlib.reload(base)
+
+
+def test_test_sockets_keep_the_production_rate_with_a_burst_no_game_reaches():
+    from shuangkou_site.settings import base
+
+    assert settings.GAMES_SOCKET_RATE == {"per_second": base.GAMES_SOCKET_RATE["per_second"],
+                                          "burst": 1_000_000.0}

@@ -126,15 +126,24 @@ def public_codes(game: Game) -> set[str]:
 
 
 def codes_in(value: object) -> set[str]:
-    """Every physical card code anywhere inside a JSON value."""
-    if isinstance(value, str):
-        return {value} if value in ALL_CODES else set()
-    if isinstance(value, dict):
-        return set().union(*(codes_in(item) for item in value.values()), *(
-            codes_in(key) for key in value))
-    if isinstance(value, (list, tuple)):
-        return set().union(*(codes_in(item) for item in value))
-    return set()
+    """Every physical card code anywhere inside a JSON value (keys included).
+
+    A walk with one set, not a set per node: the game machines call this for every
+    event of the log after every step, and the recursive version built a set per
+    node of every event, 80 % of their time."""
+    found: set[str] = set()
+    pending = [value]
+    while pending:
+        item = pending.pop()
+        if isinstance(item, str):
+            if item in ALL_CODES:
+                found.add(item)
+        elif isinstance(item, dict):
+            pending.extend(item.values())
+            pending.extend(item.keys())
+        elif isinstance(item, (list, tuple)):
+            pending.extend(item)
+    return found
 
 
 def check_cards_accounted_for(game: Game) -> None:

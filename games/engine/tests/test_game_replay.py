@@ -13,6 +13,7 @@ from hypothesis import strategies as st
 from games.engine.game import Game
 from games.engine.presets import PRESETS
 from games.engine.tests.game_helpers import legal_plays, play_out
+from games.testing.examples import examples
 
 PLAYERS = {2: ["ann", "bob"], 4: ["ann", "bob", "cy", "dee"]}
 
@@ -48,7 +49,7 @@ def record_game(name: str, seed: int, rng: random.Random, escape_mode: str
     return game, checkpoints
 
 
-@settings(max_examples=16, deadline=None)
+@settings(max_examples=examples(16), deadline=None)
 @given(name=st.sampled_from(sorted(PRESETS)), seed=st.integers(0, 2**32 - 1),
        escape_mode=st.sampled_from(["end_game", "auto_play"]), rng=st.randoms())
 def test_every_prefix_of_a_log_replays_to_the_state_at_that_point(name, seed, escape_mode,
@@ -60,7 +61,7 @@ def test_every_prefix_of_a_log_replays_to_the_state_at_that_point(name, seed, es
         assert Game.replay(encoded[:count]).state() == state
 
 
-@settings(max_examples=12, deadline=None)
+@settings(max_examples=examples(12), deadline=None)
 @given(name=st.sampled_from(sorted(PRESETS)), seed=st.integers(0, 2**32 - 1),
        cut=st.floats(0, 1), rng=st.randoms())
 def test_a_game_replayed_mid_game_goes_on_exactly_like_the_original(name, seed, cut, rng):

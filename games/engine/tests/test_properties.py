@@ -12,6 +12,7 @@ prints the falsifying example.
 
 from itertools import product
 
+import pytest
 from hypothesis import assume, event, given, settings
 from hypothesis import strategies as st
 
@@ -21,6 +22,7 @@ from games.engine.patterns import best_beating, classify
 from games.engine.presets import PRESETS
 from games.engine.protocol import handle
 from games.engine.tests import engine_oracle as oracle
+from games.testing.examples import examples
 
 SJ, BJ = 13, 14
 RULE_SETS = st.sampled_from(sorted(PRESETS)).map(PRESETS.__getitem__)
@@ -250,7 +252,8 @@ def protocol_view(reply: dict, rules) -> dict:
 # --- reading
 
 
-@settings(max_examples=3000, deadline=None)
+@pytest.mark.slow  # a brute-force oracle over many examples: seconds
+@settings(max_examples=examples(3000), deadline=None)
 @given(rules=RULE_SETS, data=st.data())
 def test_the_reading_is_the_largest_one_the_brute_force_oracle_finds(rules, data):
     cards = data.draw(st.one_of(card_sets(rules), jokers_only()), label="cards")
@@ -289,7 +292,8 @@ def assert_beats_like_the_oracle(rules, play, over_cards) -> None:
         assert protocol_view(recorded.to_protocol(), rules) in expected
 
 
-@settings(max_examples=800, deadline=None)
+@pytest.mark.slow  # a brute-force oracle over many examples: seconds
+@settings(max_examples=examples(800), deadline=None)
 @given(rules=RULE_SETS, data=st.data())
 def test_beats_and_the_recorded_reading_agree_with_the_oracle(rules, data):
     play = data.draw(card_sets(rules), label="play")
@@ -299,7 +303,8 @@ def test_beats_and_the_recorded_reading_agree_with_the_oracle(rules, data):
     assert_beats_like_the_oracle(rules, play, over_cards)
 
 
-@settings(max_examples=1200, deadline=None)
+@pytest.mark.slow  # a brute-force oracle over many examples: seconds
+@settings(max_examples=examples(1200), deadline=None)
 @given(rules=RULE_SETS, data=st.data())
 def test_bombs_beat_each_other_as_the_oracle_orders_them(rules, data):
     play = data.draw(bomb_shapes(rules), label="play")
@@ -314,7 +319,7 @@ def test_bombs_beat_each_other_as_the_oracle_orders_them(rules, data):
     assert_beats_like_the_oracle(rules, play, over_cards)
 
 
-@settings(max_examples=300, deadline=None)
+@settings(max_examples=examples(300), deadline=None)
 @given(rules=RULE_SETS, cards=st.lists(st.sampled_from(FULL_DECK), min_size=1, max_size=16,
                                        unique=True), data=st.data())
 def test_the_reading_does_not_depend_on_card_order(rules, cards, data):
@@ -332,7 +337,7 @@ def test_the_reading_does_not_depend_on_card_order(rules, cards, data):
 # --- move generation
 
 
-@settings(max_examples=300, deadline=None)
+@settings(max_examples=examples(300), deadline=None)
 @given(rules=RULE_SETS, hand=any_hands(), data=st.data())
 def test_every_legal_move_is_held_beats_and_is_listed_once(rules, hand, data):
     over = data.draw(plays_to_follow(rules, hand), label="over")
@@ -350,7 +355,8 @@ def test_every_legal_move_is_held_beats_and_is_listed_once(rules, hand, data):
             assert recorded.is_bomb or (recorded.kind, recorded.size) == (over.kind, over.size)
 
 
-@settings(max_examples=600, deadline=None)
+@pytest.mark.slow  # a brute-force oracle over many examples: seconds
+@settings(max_examples=examples(600), deadline=None)
 @given(rules=RULE_SETS, hand=small_hands(), data=st.data())
 def test_legal_moves_miss_nothing_that_brute_force_finds(rules, hand, data):
     over = data.draw(plays_to_follow(rules, hand), label="over")
@@ -363,7 +369,8 @@ def test_legal_moves_miss_nothing_that_brute_force_finds(rules, hand, data):
     assert set(legal_moves(hand, over, rules)) == expected
 
 
-@settings(max_examples=400, deadline=None)
+@pytest.mark.slow  # a brute-force oracle over many examples: seconds
+@settings(max_examples=examples(400), deadline=None)
 @given(rules=RULE_SETS, hand=bomb_hands(), data=st.data())
 def test_legal_moves_over_bombs_miss_nothing_that_brute_force_finds(rules, hand, data):
     over = data.draw(plays_to_follow(rules, hand, bombs_only=True), label="over")
@@ -374,7 +381,7 @@ def test_legal_moves_over_bombs_miss_nothing_that_brute_force_finds(rules, hand,
     assert set(legal_moves(hand, over, rules)) == expected
 
 
-@settings(max_examples=150, deadline=None)
+@settings(max_examples=examples(150), deadline=None)
 @given(rules=RULE_SETS, hand=small_hands())
 def test_legal_leads_are_exactly_the_oracles_valid_sub_multisets(rules, hand):
     expected = {pack(cards) for cards in sub_multisets(hand)
@@ -383,7 +390,7 @@ def test_legal_leads_are_exactly_the_oracles_valid_sub_multisets(rules, hand):
     assert set(legal_moves(hand, None, rules)) == expected
 
 
-@settings(max_examples=400, deadline=None)
+@settings(max_examples=examples(400), deadline=None)
 @given(rules=RULE_SETS, hand=any_hands(), data=st.data())
 def test_has_beating_play_is_true_exactly_when_there_are_legal_moves(rules, hand, data):
     over = data.draw(plays_to_follow(rules, hand), label="over")

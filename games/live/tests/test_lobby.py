@@ -1,5 +1,7 @@
 """The lobby page, quick join, the minimal table page and the lobby socket."""
 
+import asyncio
+
 import pytest
 from asgiref.sync import async_to_sync
 from channels.db import database_sync_to_async
@@ -8,6 +10,7 @@ from channels.testing import WebsocketCommunicator
 from django.contrib.auth.models import AnonymousUser
 from django.urls import reverse
 
+from games.live.lobby import LobbyConsumer
 from games.live.routing import websocket_urlpatterns
 from games.live.seating import room_quick_join
 from games.models import Seat, Table
@@ -234,26 +237,49 @@ def test_the_lobby_socket_sends_the_rooms_fragment_when_someone_sits():
 
 @pytest.mark.django_db(transaction=True)
 def test_the_lobby_socket_sends_one_fragment_for_a_burst_of_changes(monkeypatch):
-    monkeypatch.setattr("games.live.lobby.REFRESH_WINDOW_SECONDS", 1.0)
     room = make_room("qq 积分")
     watcher = make_player("watcher")
     players = [make_player(f"p{number}") for number in range(3)]
+    heard: list[dict] = []  # the notifications that reached the socket
+    windows: list[asyncio.Event] = []  # one per refresh the socket scheduled
+    listen = LobbyConsumer.lobby_changed
+
+    async def counted(consumer, message):
+        heard.append(message)
+        await listen(consumer, message)
+
+    monkeypatch.setattr(LobbyConsumer, "lobby_changed", counted)
 
     async def scenario():
+        async def held_open() -> None:
+            # The window stays open until the whole burst has reached the socket, however
+            # slow the machine: no race between the window and the joins.
+            windows.append(opened := asyncio.Event())
+            await opened.wait()
+
+        monkeypatch.setattr("games.live.lobby.refresh_window", held_open)
         communicator = lobby_socket(watcher)
         await communicator.connect()
         await communicator.receive_from(timeout=5)
         for player in players:
             await database_sync_to_async(room_quick_join)(user=player, room_id=room.pk)
+
+        async def burst_heard() -> None:
+            while len(heard) < len(players):
+                await asyncio.sleep(0.01)
+
+        await asyncio.wait_for(burst_heard(), timeout=10)
+        assert len(windows) == 1  # the first change opened it, the others joined it
+        windows[0].set()
         update = await communicator.receive_from(timeout=5)
-        quiet = await communicator.receive_nothing(timeout=1.5)
+        quiet = await communicator.receive_nothing(timeout=0.3)
         await communicator.disconnect()
         return update, quiet
 
     update, quiet = async_to_sync(scenario)()
 
     assert rooms_in(update)[room.pk]["taken"] == 3
-    assert quiet
+    assert quiet and len(windows) == 1
 
 
 def test_the_lobby_socket_refuses_anonymous_visitors():

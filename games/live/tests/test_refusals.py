@@ -2,7 +2,6 @@
 sender, echoes its ``ref``, and changes nothing (the game row, the event log and the
 fold are compared before and after)."""
 
-import asyncio
 import json
 import re
 
@@ -38,6 +37,7 @@ class Table:
     def __init__(self, a: TableClient, b: TableClient, spectator: TableClient) -> None:
         self.people = [a, b]
         self.spectator = spectator
+        self.other_tabs: list[TableClient] = []  # more sockets a test opened
 
     @property
     def mover(self) -> TableClient:
@@ -51,8 +51,15 @@ class Table:
     def everyone(self) -> list[TableClient]:
         return [*self.people, self.spectator]
 
+    async def assert_quiet(self) -> None:
+        """Nobody has a message left unread: refusals went to their senders alone, and
+        set nothing off later. One wait for the whole test (the first client's); the
+        others' messages would have been on their way as long."""
+        for number, client in enumerate(self.everyone):
+            assert await client.silent(0.2 if number == 0 else 0.05), client
+
     async def close(self) -> None:
-        for client in self.everyone:
+        for client in [*self.everyone, *self.other_tabs]:
             await client.close()
 
 
@@ -83,7 +90,9 @@ def with_a_game(body, state: str = "any"):
 
         await pump(table.everyone, reached)
         try:
-            return await body(table)
+            result = await body(table)
+            await table.assert_quiet()
+            return result
         finally:
             await table.close()
 
@@ -92,8 +101,10 @@ def with_a_game(body, state: str = "any"):
 
 async def assert_refused(table: Table, sender: TableClient, message, match: str,
                          ref: object = "r-1") -> dict:
-    """Send ``message`` (a dict, or raw text); the sender alone gets an error matching
-    ``match``, with ``ref`` echoed; the game does not change."""
+    """Send ``message`` (a dict, or raw text); the sender's next message is an error
+    matching ``match``, with ``ref`` echoed; the game does not change. That nobody hears
+    anything more is checked once, when the test's body is done (Table.assert_quiet):
+    anything a refusal set off would still be unread then."""
     game_id = table.people[0].game_id
     before = await db(game_state)(game_id)
     if isinstance(message, str):
@@ -104,10 +115,6 @@ async def assert_refused(table: Table, sender: TableClient, message, match: str,
     assert error["type"] == "error", error
     assert re.search(match, error["message"]), error["message"]
     assert error.get("ref") == (None if isinstance(message, str) else ref)
-    assert await sender.silent(0.2)
-    for other in table.everyone:
-        if other is not sender:
-            assert await other.silent(0.05)
     assert await db(game_state)(game_id) == before
     return error
 
@@ -215,9 +222,8 @@ def test_a_replayed_message_is_refused_as_stale():
 def test_an_action_with_a_stale_seq_is_refused():
     async def body(table):
         mover = table.mover
-        move, _ = mover.choose("first")  # 托管 may pass; any cards do for a stale seq
-        cards = mover.codes_for(move) if move is not None else mover.hand[:1]
-        await assert_refused(table, mover, {"type": "play", "cards": cards,
+        move, _ = mover.choose("first")  # a play the rules would take, but for its seq
+        await assert_refused(table, mover, {"type": "play", "cards": mover.codes_for(move),
                                             "seq": mover.seq - 1}, "stale action")
         await assert_refused(table, mover, {"type": "pass", "seq": "12"},
                              '"seq" must be the last sequence number you saw')
@@ -267,27 +273,59 @@ def test_malformed_unknown_and_oversized_messages_are_refused():
     with_a_game(body)
 
 
-def test_a_burst_beyond_the_rate_limit_is_refused():
+class StoppedClock:
+    """The rate limit's clock (games.live.table_socket.clock), moved only by the test:
+    the bucket refills exactly as much as the test says, whatever the machine's speed."""
+
+    def __init__(self) -> None:
+        self.now = 1000.0
+
+    def __call__(self) -> float:
+        return self.now
+
+
+def test_a_burst_beyond_the_rate_limit_is_refused_unread_until_the_bucket_refills(
+        settings, monkeypatch):
+    clock = StoppedClock()
+    monkeypatch.setattr("games.live.table_socket.clock", clock)
+
     async def body(table):
+        # A small limit, read by the sockets that connect from now on: a second tab of
+        # the player on turn.
+        settings.GAMES_SOCKET_RATE = {"per_second": 2.0, "burst": 3.0}
         mover = table.mover
+        tab = TableClient(mover.user, mover.table_id)
+        await tab.connect()
+        table.other_tabs.append(tab)  # closed with the table: closing puts the seat in 托管
         game_id = mover.game_id
         before = await db(game_state)(game_id)
-        stale = {"type": "pass", "seq": mover.seq + 100}
-        for number in range(30):
-            await mover.send({**stale, "ref": number})
-        replies = [await mover.receive() for _ in range(30)]
-        limited = [reply for reply in replies if reply["message"].startswith("too many")]
-        heard = [reply for reply in replies if reply["message"].startswith("stale")]
-        # A burst of 20 (plus what refilled at 10/s while they arrived) is heard.
-        assert 20 <= len(heard) <= 23 and len(limited) == 30 - len(heard)
-        assert [reply["ref"] for reply in heard] == list(range(len(heard)))
-        assert all("ref" not in reply for reply in limited)
-        for other in table.everyone:
-            if other is not mover:
-                assert await other.silent(0.05)
-        await asyncio.sleep(0.25)  # the bucket refills at 10 tokens a second
-        await mover.send({"type": "snapshot", "ref": "after"})
-        snapshot = await mover.expect("snapshot")
-        assert snapshot["ref"] == "after"
-        assert await db(game_state)(game_id) == before
-    with_a_game(body)
+        for number in range(3):  # the burst: each is read and answered
+            await tab.send({"type": "snapshot", "ref": number})
+            assert (await tab.expect("snapshot"))["ref"] == number
+        move, _ = mover.choose("first")
+        play = {"type": "play", "cards": mover.codes_for(move), "seq": mover.seq}
+        await tab.send({**play, "ref": "over"})  # the 4th message: over the limit
+        refused = await tab.receive()
+        assert refused == {"type": "error", "message": "too many messages: slow down",
+                           "code": "rate_limited"}  # not read: no ref echoed
+        await table.assert_quiet()
+        assert await tab.silent(0.05)
+        assert await db(game_state)(game_id) == before  # the play was dropped, not made
+        clock.now += 0.5  # at 2 a second: one token back
+        await tab.send({**play, "ref": "again"})
+        events = await tab.expect("events")
+        assert events["events"][0]["type"] == "play"
+        assert events["events"][0]["seat"] == mover.seat
+        assert events["events"][0]["by"] == "player"
+        for client in table.everyone:
+            await client.expect("events", lambda message: message["seq"] == events["seq"])
+        await tab.send({"type": "snapshot", "ref": "empty"})  # that token is spent again
+        assert (await tab.expect("error"))["code"] == "rate_limited"
+        clock.now += 60  # a long pause refills no more than the burst
+        for number in range(3):
+            await tab.send({"type": "snapshot", "ref": f"late-{number}"})
+            assert (await tab.expect("snapshot"))["ref"] == f"late-{number}"
+        await tab.send({"type": "snapshot", "ref": "late-over"})
+        assert (await tab.expect("error"))["code"] == "rate_limited"
+        assert await tab.silent(0.05)
+    with_a_game(body, state="lead")

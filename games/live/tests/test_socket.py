@@ -182,6 +182,9 @@ def test_no_client_ever_receives_a_card_of_another_seats_hand():
     # The group messages (all a spectator gets) carry no hand at all.
     seen = set().union(*(codes_in(message) for message in c.log))
     assert seen <= public and len(seen) > 20
+    deals = [event for message in c.log for event in message.get("events", [])
+             if event["type"] == "deal"]
+    assert len(deals) == 1  # the spectator heard the deal: the checks below saw it
     for message in c.log:
         assert "hands" not in str(message)
         if message["type"] == "snapshot" and message["game"]:
