@@ -162,7 +162,7 @@ def _end(view: View, event: dict) -> None:
 
 def _settled(view: View, event: dict) -> None:
     """The platform's settlement: nothing of the game changes."""
-    if "settlement" in view:  # a socket snapshot's extra key (games.selectors.game_view)
+    if "settlement" in view:  # a socket snapshot's extra key (games.live.snapshots.game_view)
         view["settlement"] = {key: value for key, value in event.items()
                               if key not in ("seq", "type")}
 
@@ -192,3 +192,40 @@ _HANDLERS = {
     "end": _end,
     "settled": _settled,
 }
+
+
+class FollowsView:
+    """What a client reads off the view it keeps (``self.view``: a socket snapshot's
+    game, folded forward), shared by the Python clients: the load test's socket
+    player and the live tests' TableClient. Each reads None (0 for ``seq``) before
+    a snapshot has brought a view."""
+
+    view: View | None = None
+
+    @property
+    def game_id(self) -> int | None:
+        return self.view["id"] if self.view else None
+
+    @property
+    def seq(self) -> int:
+        return self.view["seq"] if self.view else 0
+
+    @property
+    def seat(self) -> int | None:
+        return self.view["seat"] if self.view else None
+
+    @property
+    def hand(self) -> list[str] | None:
+        return self.view["hand"] if self.view else None
+
+    @property
+    def turn(self) -> int | None:
+        return self.view["turn"] if self.view else None
+
+    @property
+    def current(self) -> dict | None:
+        return self.view["current"] if self.view else None
+
+    @property
+    def status(self) -> str | None:
+        return self.view["status"] if self.view else None

@@ -150,13 +150,8 @@ def game_deadline(*, game_id: int, seq: int) -> list[dict]:
             return []
         game = warm_engines.engine_for(record)
         mark = len(game.events)
-        seat = game.turn
-        if seat in record.bot_seats:
-            _bot_move(record, game)
-        elif game.trustee[seat]:
-            game.bot_turn()
-        else:
-            game.timeout(seat)
+        if not _automatic_move(record, game):
+            game.timeout(game.turn)
         return _commit(record, game, mark)
 
 
@@ -246,15 +241,21 @@ def _run_automatic(record: GameRecord, game: Game) -> None:
     if settings.GAMES_BOT_THINK_SECONDS > 0:
         return
     for _move in range(MAX_AUTOMATIC_MOVES):
-        if game.status != "playing":
+        if game.status != "playing" or not _automatic_move(record, game):
             return
-        seat = game.turn
-        if seat in record.bot_seats:
-            _bot_move(record, game)
-        elif game.trustee[seat]:
-            game.bot_turn()
-        else:
-            return
+
+
+def _automatic_move(record: GameRecord, game: Game) -> bool:
+    """Move for the seat to act if nobody is there to: a server bot plays its own
+    move, a seat in 托管 the §10 move. False: a person's turn, nothing done."""
+    seat = game.turn
+    if seat in record.bot_seats:
+        _bot_move(record, game)
+    elif game.trustee[seat]:
+        game.bot_turn()
+    else:
+        return False
+    return True
 
 
 def _commit(record: GameRecord, game: Game, mark: int) -> list[dict]:

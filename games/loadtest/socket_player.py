@@ -24,7 +24,7 @@ from games.engine.cards import FULL_DECK, counts_of
 from games.engine.presets import get_ruleset
 from games.engine.records import reading_from_dict
 from games.engine.rulesets import RuleSet
-from games.engine.seat_view import SeqGap, fold
+from games.engine.seat_view import FollowsView, SeqGap, fold
 from games.live.hints import codes_for
 
 _CARDS = {card.code: card for card in FULL_DECK}
@@ -54,7 +54,7 @@ class Stats:
             del self.received[key]
 
 
-class BotClient:
+class BotClient(FollowsView):
     def __init__(self, url: str, session: str, origin: str, stats: Stats, *,
                  ruleset: str = "qq", think: float = 1.0, jitter: float = 0.5,
                  seats: int = 4, rng: random.Random | None = None) -> None:
@@ -69,25 +69,10 @@ class BotClient:
         self._acted_at: int | None = None  # the seq of our last action, until its events come
         self._backoff = 0.0  # extra wait before acting again after a refusal
 
-    @property
-    def game(self) -> int | None:
-        return self.view["id"] if self.view else None
 
-    @property
-    def seq(self) -> int:
-        return self.view["seq"] if self.view else 0
 
-    @property
-    def seat(self) -> int | None:
-        return self.view["seat"] if self.view else None
 
-    @property
-    def hand(self) -> list[str]:
-        return (self.view["hand"] if self.view else None) or []
 
-    @property
-    def turn(self) -> int | None:
-        return self.view["turn"] if self.view else None
 
     @property
     def playing(self) -> bool:
@@ -106,7 +91,7 @@ class BotClient:
                 message = json.loads(raw)
                 await self._handle(message)
                 if not self.playing and (time.perf_counter() > until or not keep_playing) \
-                        and self.game in self.stats.games_settled:
+                        and self.game_id in self.stats.games_settled:
                     return
 
     async def _handle(self, message: dict) -> None:
@@ -134,20 +119,20 @@ class BotClient:
         game = message.get("game")
         if game is None:
             return False
-        if game["id"] == self.game and game["seq"] <= self.seq:
+        if game["id"] == self.game_id and game["seq"] <= self.seq:
             return False  # an older picture than the events already applied
-        if game["status"] != "playing" and game["id"] != self.game:
+        if game["status"] != "playing" and game["id"] != self.game_id:
             return False  # a finished game before this client's: nothing to play
         self.view = game
         self.rules = RuleSet.from_dict(game["history"][0]["rules"])  # the rules dealt
-        self.stats.games_started.add(self.game)
+        self.stats.games_started.add(self.game_id)
         if game["status"] == "ended":
-            self.stats.games_ended.add(self.game)
-        return game.get("settlement") is not None and self.game not in self.stats.games_settled
+            self.stats.games_ended.add(self.game_id)
+        return game.get("settlement") is not None and self.game_id not in self.stats.games_settled
 
     async def _events(self, message: dict) -> None:
         events = message["events"]
-        if message["game"] != self.game:
+        if message["game"] != self.game_id:
             return  # a new game: the server pushes this seat's snapshot with its hand
         self.stats.note_receipt((message["game"], events[0]["seq"]), self.seats)
         if message["seq"] <= self.seq:
@@ -161,12 +146,12 @@ class BotClient:
         for event in fresh:
             kind = event["type"]
             if kind == "end":
-                self.stats.games_ended.add(self.game)
+                self.stats.games_ended.add(self.game_id)
             elif kind == "settled":
                 await self._settled()
 
     async def _settled(self) -> None:
-        self.stats.games_settled.add(self.game)
+        self.stats.games_settled.add(self.game_id)
         if time.perf_counter() < self.stop_after:
             await self._send({"type": "ready"})
 
@@ -177,13 +162,13 @@ class BotClient:
             self._backoff = 0.0
             if not self.playing or self.turn != self.seat:
                 return
-            counts = counts_of(_CARDS[code] for code in self.hand)
+            counts = counts_of(_CARDS[code] for code in self.hand or [])
             current = self.view["current"]
             over = reading_from_dict(current["reading"], self.rules) if current else None
             partner = (current is not None and self.seats == 4
                        and current["seat"] % 2 == self.seat % 2 and current["seat"] != self.seat)
             move = trustee_move(counts, over, partner, self.rules)
-            key = (self.game, self.seq + 1)
+            key = (self.game_id, self.seq + 1)
             self._acted_at = self.seq
             if move is None:
                 message = {"type": "pass", "seq": self.seq}

@@ -31,7 +31,7 @@ from games.engine.moves import legal_moves
 from games.engine.patterns import best_beating
 from games.engine.records import reading_from_dict, reading_to_dict
 from games.engine.rulesets import RuleSet
-from games.engine.seat_view import SeqGap, fold, new_view
+from games.engine.seat_view import FollowsView, SeqGap, fold, new_view
 from games.engine.tests.game_helpers import CARD_BY_CODE
 from games.live.hints import codes_for as hand_codes_for
 from games.live.routing import websocket_urlpatterns
@@ -132,7 +132,7 @@ def ranks_text(counts: Counts) -> str:
     return " ".join(token for token, count in zip(RANK_TOKENS, counts) for _ in range(count))
 
 
-class TableClient:
+class TableClient(FollowsView):
     """One browser tab on ``/ws/table/<id>/``, following the protocol of docs/protocol.md:
     it keeps ``view`` (a snapshot's game), folds events into it in seq order with
     games.engine.seat_view and asks for a snapshot when it sees a gap. ``seat``,
@@ -159,33 +159,12 @@ class TableClient:
         self.rules: RuleSet | None = None
         self.table: dict | None = None
 
-    @property
-    def game_id(self) -> int | None:
-        return self.view["id"] if self.view else None
 
-    @property
-    def seq(self) -> int:
-        return self.view["seq"] if self.view else 0
 
-    @property
-    def seat(self) -> int | None:
-        return self.view["seat"] if self.view else None
 
-    @property
-    def hand(self) -> list[str] | None:
-        return self.view["hand"] if self.view else None
 
-    @property
-    def turn(self) -> int | None:
-        return self.view["turn"] if self.view else None
 
-    @property
-    def current(self) -> dict | None:
-        return self.view["current"] if self.view else None
 
-    @property
-    def status(self) -> str | None:
-        return self.view["status"] if self.view else None
 
     @property
     def trustee(self) -> list[bool]:

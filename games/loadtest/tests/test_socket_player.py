@@ -43,7 +43,7 @@ def test_a_snapshot_of_its_game_settled_counts_the_game_and_readies_for_the_next
     # after the gap shows the game settled: the player must not wait for them forever.
     events = sample_log("qq", 1)
     client, socket = player_for(events, 10)
-    assert client.playing and client.game == 7
+    assert client.playing and client.game_id == 7
 
     asyncio.run(client._handle(snapshot(events, sample_players("qq")[0])))
 
@@ -58,7 +58,7 @@ def test_a_finished_game_of_someone_else_is_not_taken_as_its_own():
 
     asyncio.run(client._handle(snapshot(events, sample_players("qq")[0], game_id=6)))
 
-    assert client.playing and client.game == 7
+    assert client.playing and client.game_id == 7
     assert client.stats.games_settled == set()
 
 
