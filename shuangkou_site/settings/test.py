@@ -2,15 +2,20 @@
 
 import os
 
-import dj_database_url
-
 from .base import *  # noqa: F403
-from .base import DEFAULT_REDIS_URL, GAMES_SOCKET_RATE, redis_cache, redis_channel_layer
+from .base import (
+    DEFAULT_REDIS_URL,
+    GAMES_SOCKET_RATE,
+    pooled_postgres,
+    redis_cache,
+    redis_channel_layer,
+)
 
 DEBUG = False
 
+# The connection pool, as in production (settings.base.pooled_postgres).
 DATABASES = {
-    "default": dj_database_url.parse(
+    "default": pooled_postgres(
         os.environ.get("DATABASE_URL", "postgres://postgres@127.0.0.1:5432/shuangkou"),
     )
 }
