@@ -252,6 +252,16 @@ GAMES_SOCKET_RATE = {
 # dealt from a seed derived from the test's name (games.live.lifecycle._deal_seed);
 # production refuses it (settings.prod): it would make the deals predictable.
 GAMES_DEAL_SEED = os.environ.get("GAMES_DEAL_SEED", "")
+# /healthz (shuangkou_site.health): the Redis it PINGs (none under `make run`, which keeps
+# nothing in Redis; test and prod set REDIS_URL) and how long it waits, and the lags past
+# which it answers 503. The sweeper runs every second, so an expired turn older than
+# 30 s means beat or the workers stopped; an ended game waits up to the settle grace
+# plus one unsettled sweep (30 + 30 s) in normal running.
+HEALTH_REDIS_URL = ""
+HEALTH_REDIS_TIMEOUT_SECONDS = float(os.environ.get("HEALTH_REDIS_TIMEOUT_SECONDS", "1"))
+HEALTH_SWEEPER_LAG_LIMIT_SECONDS = float(os.environ.get("HEALTH_SWEEPER_LAG_LIMIT_SECONDS", "30"))
+HEALTH_UNSETTLED_AGE_LIMIT_SECONDS = float(
+    os.environ.get("HEALTH_UNSETTLED_AGE_LIMIT_SECONDS", "300"))
 CELERY_BEAT_SCHEDULE = {
     "sweep-deadlines": {"task": "games.tasks.sweep_deadlines_task", "schedule": 1.0},
     "sweep-tables": {"task": "games.tasks.sweep_tables_task", "schedule": 2.0},

@@ -35,6 +35,7 @@ REDIS_URL = required_env("REDIS_URL")
 CHANNEL_LAYER_PREFIX = os.environ.get("CHANNEL_LAYER_PREFIX", f"sk-{DATABASES['default']['NAME']}")
 CHANNEL_LAYERS = {"default": redis_channel_layer(REDIS_URL, CHANNEL_LAYER_PREFIX)}
 CELERY_BROKER_URL = REDIS_URL
+HEALTH_REDIS_URL = REDIS_URL
 CACHES = {"default": redis_cache(REDIS_URL)}
 
 # TLS ends at the load balancer, which sets X-Forwarded-Proto.

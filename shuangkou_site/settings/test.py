@@ -29,6 +29,7 @@ CHANNEL_LAYER_PREFIX = os.environ.get("CHANNEL_LAYER_PREFIX", f"sk-test-{_RUN}")
 CHANNEL_LAYERS = {"default": redis_channel_layer(REDIS_URL, CHANNEL_LAYER_PREFIX)}
 
 CELERY_BROKER_URL = REDIS_URL
+HEALTH_REDIS_URL = REDIS_URL
 # The login limits count failures in this cache: one key prefix per process, as above.
 CACHE_KEY_PREFIX = os.environ.get("CACHE_KEY_PREFIX", f"sk-test-{_RUN}")
 CACHES = {"default": {**redis_cache(REDIS_URL), "KEY_PREFIX": CACHE_KEY_PREFIX}}
