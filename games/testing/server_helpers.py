@@ -32,6 +32,19 @@ def listening_socket() -> socket.socket:
     return listener
 
 
+@contextmanager
+def refusing_port() -> Iterator[int]:
+    """A port bound but not listening: connecting to it is refused at once, a real
+    outage of whatever should be there. Held for the block, so nothing can start
+    listening on it meanwhile."""
+    holder = socket.socket()
+    try:
+        holder.bind(("127.0.0.1", 0))
+        yield holder.getsockname()[1]
+    finally:
+        holder.close()
+
+
 SITE_APP = "shuangkou_site.asgi:application"
 # The same, with the static files (CSS, scripts) served as well: for a browser.
 SITE_APP_WITH_STATIC = "games.testing.asgi_with_static:application"

@@ -129,6 +129,8 @@ MIDDLEWARE = [
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "django_htmx.middleware.HtmxMiddleware",
+    # Last, so a view's LoginUnavailable (failed-login limits unreachable) becomes a 503.
+    "accounts.middleware.LoginUnavailableMiddleware",
 ]
 
 ROOT_URLCONF = "shuangkou_site.urls"

@@ -2,7 +2,6 @@
 database and Redis answer, and the sweeper and settlement keep up. Real PostgreSQL and
 Redis; a Redis outage is a refused connection (a port bound but not listening)."""
 
-import socket
 from datetime import timedelta
 
 import pytest
@@ -11,17 +10,15 @@ from django.utils import timezone
 
 from games.models import GameRecord, Table
 from games.testing.room_helpers import make_player, make_room
+from games.testing.server_helpers import refusing_port
 
 pytestmark = pytest.mark.django_db
 
 
 @pytest.fixture
 def closed_port():
-    """A port nothing listens on, held so that nothing can start listening there."""
-    holder = socket.socket()
-    holder.bind(("127.0.0.1", 0))
-    yield holder.getsockname()[1]
-    holder.close()
+    with refusing_port() as port:
+        yield port
 
 
 def game(*, status: str, deadline=None, ended_at=None, settled_at=None) -> GameRecord:
