@@ -10,7 +10,7 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from .login_limits import LoginBlocked, authenticate_limited
+from .login_limits import LoginBlocked, LoginUnavailable, authenticate_limited
 from .selectors import ladder, player_standing
 from .services import api_token_for
 
@@ -81,6 +81,18 @@ class TokenSerializer(serializers.Serializer):
         help_text="Send it as the header `Authorization: Token <token>`.")
 
 
+class LoginTemporarilyUnavailable(exceptions.APIException):
+    """503 with Retry-After (DRF sets the header from ``wait``): the failed-login limits
+    cannot be checked, so no password is (accounts.login_limits says why)."""
+
+    status_code = 503
+    default_code = "login_unavailable"
+
+    def __init__(self) -> None:
+        super().__init__(detail=_("登录暂时不可用，请稍后再试。"))
+        self.wait = LoginUnavailable.RETRY_AFTER_SECONDS
+
+
 class TokenView(APIView):
     """Exchange a username and password for the player's API token. Failed attempts
     count against the same limits as the login page."""
@@ -93,7 +105,10 @@ class TokenView(APIView):
         request=TokenRequestSerializer,
         responses={200: TokenSerializer,
                    400: OpenApiResponse(description="Missing fields or wrong credentials."),
-                   429: OpenApiResponse(description="Too many failed attempts.")},
+                   429: OpenApiResponse(description="Too many failed attempts."),
+                   503: OpenApiResponse(description="Logins are briefly unavailable "
+                                        "(the failed-login limits cannot be checked); "
+                                        "retry after Retry-After seconds.")},
         summary="Get an API token", auth=[],
     )
     def post(self, request: Request) -> Response:
@@ -106,6 +121,8 @@ class TokenView(APIView):
                 wait=blocked.retry_after_seconds,
                 detail=_("登录失败次数过多，请 %(minutes)d 分钟后再试。")
                 % {"minutes": blocked.minutes}) from None
+        except LoginUnavailable:
+            raise LoginTemporarilyUnavailable() from None
         if user is None:
             raise exceptions.ValidationError(
                 {"non_field_errors": [_("用户名或密码不正确。")]}, code="invalid_login")

@@ -5,6 +5,14 @@ goes through ``authenticate_limited``. A key's failures are counted in a fixed w
 that opens at its first failure; once a key has had its allowed number of failures, every
 attempt on it is refused, right password or not, until the window closes. The cache is
 Redis in test and production, so the counts hold across processes (``incr`` is atomic).
+
+When the cache cannot be reached, logins fail closed: ``LoginUnavailable``, which the
+pages and the API answer with 503 and Retry-After (accounts.middleware, accounts.api),
+never a 500 and never a password check without the limits. A per-process count in memory
+instead would multiply the allowance by the number of processes behind the load balancer
+and forget it at every restart, i.e. let guessing through exactly while the limits are
+down; and while Redis is down the tables cannot be played anyway (the channel layer is
+Redis too), so refusing logins for the outage costs players little.
 """
 
 from __future__ import annotations
@@ -14,6 +22,7 @@ import math
 import time
 from dataclasses import dataclass
 
+import redis
 from django.conf import settings
 from django.contrib.auth import authenticate
 from django.core.cache import cache
@@ -40,6 +49,13 @@ class LoginBlocked(Exception):
         return max(1, math.ceil(self.retry_after_seconds / 60))
 
 
+class LoginUnavailable(Exception):
+    """The failed-login counts cannot be read or written (the cache is down); nothing
+    was checked. Retry after ``RETRY_AFTER_SECONDS``."""
+
+    RETRY_AFTER_SECONDS = 30
+
+
 def login_limits() -> dict[str, Limit]:
     return {scope: Limit(int(limit["failures"]), int(limit["window_seconds"]))
             for scope, limit in settings.ACCOUNTS_LOGIN_LIMITS.items()}
@@ -63,8 +79,17 @@ def client_ip(request: HttpRequest | None) -> str:
 def authenticate_limited(request: HttpRequest | None, *, username: str,
                          password: str) -> User | None:
     """``authenticate`` behind the limits: raises LoginBlocked when the username or the
-    IP is blocked (also right after the failure that used up the allowance), returns
-    the user or None for bad credentials."""
+    IP is blocked (also right after the failure that used up the allowance),
+    LoginUnavailable when the limits cannot be checked, returns the user or None for
+    bad credentials."""
+    try:
+        return _authenticate_limited(request, username=username, password=password)
+    except redis.RedisError as error:  # ConnectionError and TimeoutError among them
+        raise LoginUnavailable(str(error)) from error
+
+
+def _authenticate_limited(request: HttpRequest | None, *, username: str,
+                          password: str) -> User | None:
     keys = _keys(username=username, ip=client_ip(request))
     _raise_if_blocked(keys)
     user = authenticate(request, username=username, password=password)

@@ -32,13 +32,28 @@ def listening_socket() -> socket.socket:
     return listener
 
 
+@contextmanager
+def refusing_port() -> Iterator[int]:
+    """A port bound but not listening: connecting to it is refused at once, a real
+    outage of whatever should be there. Held for the block, so nothing can start
+    listening on it meanwhile."""
+    holder = socket.socket()
+    try:
+        holder.bind(("127.0.0.1", 0))
+        yield holder.getsockname()[1]
+    finally:
+        holder.close()
+
+
 SITE_APP = "shuangkou_site.asgi:application"
 # The same, with the static files (CSS, scripts) served as well: for a browser.
 SITE_APP_WITH_STATIC = "games.testing.asgi_with_static:application"
 
 
-def start_server(listener: socket.socket, app: str = SITE_APP) -> subprocess.Popen:
-    """A uvicorn process serving ``app`` on ``listener`` (passed by file descriptor)."""
+def start_server(listener: socket.socket, app: str = SITE_APP,
+                 env: dict[str, str] | None = None) -> subprocess.Popen:
+    """A uvicorn process serving ``app`` on ``listener`` (passed by file descriptor);
+    ``env`` adds to or overrides its environment (e.g. the prod settings)."""
     database = connection.settings_dict
     env = {
         **os.environ,
@@ -50,6 +65,7 @@ def start_server(listener: socket.socket, app: str = SITE_APP) -> subprocess.Pop
         "CHANNEL_LAYER_PREFIX": settings.CHANNEL_LAYER_PREFIX,
         "CACHE_KEY_PREFIX": settings.CACHES["default"]["KEY_PREFIX"],
         "GAMES_DEAL_SEED": settings.GAMES_DEAL_SEED,
+        **(env or {}),
     }
     # --loop asyncio: uvicorn wraps an inherited descriptor as AF_UNIX, which asyncio
     # serves as the TCP socket it is (uvloop, if it were installed, would not).
@@ -82,15 +98,16 @@ def stop_server(process: subprocess.Popen) -> None:
 
 
 @contextmanager
-def served(count: int = 1, app: str = SITE_APP) -> Iterator[list[int]]:
+def served(count: int = 1, app: str = SITE_APP,
+           env: dict[str, str] | None = None) -> Iterator[list[int]]:
     """``count`` servers of ``app`` on ports of their own, serving once the block
-    starts; their ports."""
+    starts; their ports. ``env`` as for ``start_server``."""
     listeners = [listening_socket() for _ in range(count)]
     ports = [listener.getsockname()[1] for listener in listeners]
     servers = []
     try:
         for listener in listeners:
-            servers.append(start_server(listener, app))
+            servers.append(start_server(listener, app, env))
             listener.close()  # the server holds its own copy
         for port, server in zip(ports, servers):
             wait_until_serving(port, server)

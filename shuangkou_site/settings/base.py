@@ -3,6 +3,7 @@
 import os
 from pathlib import Path
 
+import dj_database_url
 from django.core.exceptions import ImproperlyConfigured
 
 BASE_DIR = Path(__file__).resolve().parent.parent.parent
@@ -24,15 +25,43 @@ def env_list(name: str, default: list[str]) -> list[str]:
     return [item.strip() for item in value.split(",") if item.strip()]
 
 
-def env_seconds_or_none(name: str) -> int | None:
-    """A number of seconds, or None for unset / "none" (no limit)."""
-    value = os.environ.get(name, "").strip().lower()
-    if value in ("", "none"):
-        return None
+def env_int(name: str, default: int) -> int:
+    value = os.environ.get(name, "").strip()
+    if not value:
+        return default
     try:
         return int(value)
     except ValueError:
-        raise ImproperlyConfigured(f"{name} is a number of seconds or 'none'.") from None
+        raise ImproperlyConfigured(f"{name} is a whole number.") from None
+
+
+def pooled_postgres(database_url: str) -> dict:
+    """The PostgreSQL database of test and prod, through Django's connection pool.
+
+    Under ASGI every HTTP request's sync view runs on a thread of its own, and a
+    persistent connection (CONN_MAX_AGE > 0 or None) stays with its thread: one web
+    process held a connection per request it had served (91 of them, and PostgreSQL
+    refused everyone; issue #11). With the pool a request borrows a connection and gives
+    it back when it ends (Django closes it: CONN_MAX_AGE must be 0), so one process never
+    holds more than ``DB_POOL_MAX_SIZE``; a request that finds them all busy waits up to
+    ``DB_POOL_TIMEOUT`` seconds, then fails rather than opening more. The pool keeps its
+    connections open, so borrowing one costs no reconnect (what persistent connections
+    were for). The pool checks a connection before lending it (CONN_HEALTH_CHECKS), so a
+    connection that broke is replaced, not handed out.
+
+    ``application_name`` names the site's connections in pg_stat_activity.
+    """
+    database = dj_database_url.parse(database_url, conn_max_age=0, conn_health_checks=True)
+    database["OPTIONS"] = {
+        **database.get("OPTIONS", {}),
+        "application_name": os.environ.get("DB_APPLICATION_NAME", "shuangkou"),
+        "pool": {
+            "min_size": env_int("DB_POOL_MIN_SIZE", 2),
+            "max_size": env_int("DB_POOL_MAX_SIZE", 10),
+            "timeout": float(os.environ.get("DB_POOL_TIMEOUT", "10")),
+        },
+    }
+    return database
 
 
 def redis_channel_layer(redis_url: str, prefix: str) -> dict:
@@ -100,6 +129,8 @@ MIDDLEWARE = [
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "django_htmx.middleware.HtmxMiddleware",
+    # Last, so a view's LoginUnavailable (failed-login limits unreachable) becomes a 503.
+    "accounts.middleware.LoginUnavailableMiddleware",
 ]
 
 ROOT_URLCONF = "shuangkou_site.urls"
@@ -223,6 +254,16 @@ GAMES_SOCKET_RATE = {
 # dealt from a seed derived from the test's name (games.live.lifecycle._deal_seed);
 # production refuses it (settings.prod): it would make the deals predictable.
 GAMES_DEAL_SEED = os.environ.get("GAMES_DEAL_SEED", "")
+# /healthz (shuangkou_site.health): the Redis it PINGs (none under `make run`, which keeps
+# nothing in Redis; test and prod set REDIS_URL) and how long it waits, and the lags past
+# which it answers 503. The sweeper runs every second, so an expired turn older than
+# 30 s means beat or the workers stopped; an ended game waits up to the settle grace
+# plus one unsettled sweep (30 + 30 s) in normal running.
+HEALTH_REDIS_URL = ""
+HEALTH_REDIS_TIMEOUT_SECONDS = float(os.environ.get("HEALTH_REDIS_TIMEOUT_SECONDS", "1"))
+HEALTH_SWEEPER_LAG_LIMIT_SECONDS = float(os.environ.get("HEALTH_SWEEPER_LAG_LIMIT_SECONDS", "30"))
+HEALTH_UNSETTLED_AGE_LIMIT_SECONDS = float(
+    os.environ.get("HEALTH_UNSETTLED_AGE_LIMIT_SECONDS", "300"))
 CELERY_BEAT_SCHEDULE = {
     "sweep-deadlines": {"task": "games.tasks.sweep_deadlines_task", "schedule": 1.0},
     "sweep-tables": {"task": "games.tasks.sweep_tables_task", "schedule": 2.0},

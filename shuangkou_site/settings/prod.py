@@ -2,11 +2,10 @@
 
 import os
 
-import dj_database_url
 from django.core.exceptions import ImproperlyConfigured
 
 from .base import *  # noqa: F403
-from .base import env_bool, env_list, env_seconds_or_none, redis_cache, redis_channel_layer
+from .base import env_bool, env_list, pooled_postgres, redis_cache, redis_channel_layer
 
 
 def required_env(name: str) -> str:
@@ -24,20 +23,19 @@ ALLOWED_HOSTS = env_list("ALLOWED_HOSTS", [])
 if not ALLOWED_HOSTS:
     raise ImproperlyConfigured("Set ALLOWED_HOSTS (comma-separated host names).")
 
-DATABASES = {
-    "default": dj_database_url.parse(
-        required_env("DATABASE_URL"),
-        # Unset: kept for the process's life. A socket server's reconnect stalls every
-        # table it serves; the health check replaces a connection that broke.
-        conn_max_age=env_seconds_or_none("DB_CONN_MAX_AGE"),
-        conn_health_checks=True,
-    )
-}
+# A connection pool per process, sized by DB_POOL_MIN_SIZE / DB_POOL_MAX_SIZE /
+# DB_POOL_TIMEOUT (settings.base.pooled_postgres). DB_CONN_MAX_AGE is gone: persistent
+# connections under ASGI grew with the requests served (issue #11).
+if os.environ.get("DB_CONN_MAX_AGE"):
+    raise ImproperlyConfigured(
+        "DB_CONN_MAX_AGE is replaced by the connection pool (DB_POOL_MAX_SIZE): unset it.")
+DATABASES = {"default": pooled_postgres(required_env("DATABASE_URL"))}
 
 REDIS_URL = required_env("REDIS_URL")
 CHANNEL_LAYER_PREFIX = os.environ.get("CHANNEL_LAYER_PREFIX", f"sk-{DATABASES['default']['NAME']}")
 CHANNEL_LAYERS = {"default": redis_channel_layer(REDIS_URL, CHANNEL_LAYER_PREFIX)}
 CELERY_BROKER_URL = REDIS_URL
+HEALTH_REDIS_URL = REDIS_URL
 CACHES = {"default": redis_cache(REDIS_URL)}
 
 # TLS ends at the load balancer, which sets X-Forwarded-Proto.

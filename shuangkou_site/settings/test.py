@@ -2,15 +2,20 @@
 
 import os
 
-import dj_database_url
-
 from .base import *  # noqa: F403
-from .base import DEFAULT_REDIS_URL, GAMES_SOCKET_RATE, redis_cache, redis_channel_layer
+from .base import (
+    DEFAULT_REDIS_URL,
+    GAMES_SOCKET_RATE,
+    pooled_postgres,
+    redis_cache,
+    redis_channel_layer,
+)
 
 DEBUG = False
 
+# The connection pool, as in production (settings.base.pooled_postgres).
 DATABASES = {
-    "default": dj_database_url.parse(
+    "default": pooled_postgres(
         os.environ.get("DATABASE_URL", "postgres://postgres@127.0.0.1:5432/shuangkou"),
     )
 }
@@ -24,6 +29,7 @@ CHANNEL_LAYER_PREFIX = os.environ.get("CHANNEL_LAYER_PREFIX", f"sk-test-{_RUN}")
 CHANNEL_LAYERS = {"default": redis_channel_layer(REDIS_URL, CHANNEL_LAYER_PREFIX)}
 
 CELERY_BROKER_URL = REDIS_URL
+HEALTH_REDIS_URL = REDIS_URL
 # The login limits count failures in this cache: one key prefix per process, as above.
 CACHE_KEY_PREFIX = os.environ.get("CACHE_KEY_PREFIX", f"sk-test-{_RUN}")
 CACHES = {"default": {**redis_cache(REDIS_URL), "KEY_PREFIX": CACHE_KEY_PREFIX}}

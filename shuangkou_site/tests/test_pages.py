@@ -1,5 +1,4 @@
 import pytest
-from django.db import DatabaseError, connection
 from django.urls import reverse
 
 
@@ -11,27 +10,6 @@ def test_home_page_renders_the_site_name(client):
     html = response.content.decode()
     assert "火拼双扣" in html
     assert '<html lang="zh-Hans">' in html
-
-
-@pytest.mark.django_db
-def test_healthz_reports_ok_after_querying_the_database(client):
-    response = client.get("/healthz")
-
-    assert response.status_code == 200
-    assert response.json() == {"status": "ok"}
-
-
-@pytest.mark.django_db
-def test_healthz_answers_503_when_the_database_fails(client, monkeypatch):
-    def broken_cursor(*args, **kwargs):
-        raise DatabaseError("connection refused")
-
-    monkeypatch.setattr(connection, "cursor", broken_cursor)
-
-    response = client.get("/healthz")
-
-    assert response.status_code == 503
-    assert response.json()["status"] == "error"
 
 
 @pytest.mark.django_db

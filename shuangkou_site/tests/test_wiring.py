@@ -42,26 +42,34 @@ def test_site_stylesheet_is_a_static_file():
     assert finders.find("css/site.css") is not None
 
 
-@pytest.mark.parametrize("value, expected", [(None, None), ("none", None), ("", None),
-                                             ("60", 60), (" 0 ", 0)])
-def test_connection_age_setting_reads_seconds_or_none(monkeypatch, value, expected):
-    from shuangkou_site.settings.base import env_seconds_or_none
-
-    if value is None:
-        monkeypatch.delenv("DB_CONN_MAX_AGE", raising=False)
-    else:
-        monkeypatch.setenv("DB_CONN_MAX_AGE", value)
-    assert env_seconds_or_none("DB_CONN_MAX_AGE") == expected
+@pytest.mark.django_db
+def test_tests_use_the_connection_pool_production_uses():
+    database = settings.DATABASES["default"]
+    assert database["CONN_MAX_AGE"] == 0
+    assert connection.pool is not None
+    assert database["OPTIONS"]["pool"]["max_size"] >= database["OPTIONS"]["pool"]["min_size"]
 
 
-def test_connection_age_setting_refuses_words(monkeypatch):
+def test_the_pool_is_sized_from_the_environment(monkeypatch):
+    from shuangkou_site.settings.base import pooled_postgres
+
+    monkeypatch.setenv("DB_POOL_MIN_SIZE", "1")
+    monkeypatch.setenv("DB_POOL_MAX_SIZE", "7")
+    monkeypatch.setenv("DB_POOL_TIMEOUT", "2.5")
+    database = pooled_postgres("postgres://u@db:5432/site")
+    assert database["OPTIONS"]["pool"] == {"min_size": 1, "max_size": 7, "timeout": 2.5}
+    assert database["CONN_MAX_AGE"] == 0
+    assert database["OPTIONS"]["application_name"] == "shuangkou"
+
+
+def test_the_pool_size_refuses_words(monkeypatch):
     from django.core.exceptions import ImproperlyConfigured
 
-    from shuangkou_site.settings.base import env_seconds_or_none
+    from shuangkou_site.settings.base import pooled_postgres
 
-    monkeypatch.setenv("DB_CONN_MAX_AGE", "forever")
-    with pytest.raises(ImproperlyConfigured, match="DB_CONN_MAX_AGE"):
-        env_seconds_or_none("DB_CONN_MAX_AGE")
+    monkeypatch.setenv("DB_POOL_MAX_SIZE", "many")
+    with pytest.raises(ImproperlyConfigured, match="DB_POOL_MAX_SIZE"):
+        pooled_postgres("postgres://u@db:5432/site")
 
 
 def test_the_socket_rate_limit_comes_from_the_environment(monkeypatch):
