@@ -225,6 +225,9 @@ GAMES_SOCKET_RATE = {
 GAMES_DEAL_SEED = os.environ.get("GAMES_DEAL_SEED", "")
 CELERY_BEAT_SCHEDULE = {
     "sweep-deadlines": {"task": "games.tasks.sweep_deadlines_task", "schedule": 1.0},
+    # Games the channel layer failed to tell (games.live.delivery): every second, so a
+    # table hears again within a second of the layer coming back.
+    "sweep-undelivered": {"task": "games.tasks.sweep_undelivered_task", "schedule": 1.0},
     "sweep-tables": {"task": "games.tasks.sweep_tables_task", "schedule": 2.0},
     "sweep-unsettled": {"task": "games.tasks.sweep_unsettled_task", "schedule": 30.0},
 }
