@@ -219,6 +219,9 @@ GAMES_SOCKET_RATE = {
     "per_second": float(os.environ.get("GAMES_SOCKET_RATE_PER_SECOND", "10")),
     "burst": float(os.environ.get("GAMES_SOCKET_RATE_BURST", "20")),
 }
+# Each table socket sends its client the table's game and seq this often
+# (docs/protocol.md, "heartbeat"): a client whose events were lost resyncs. 0: none.
+GAMES_HEARTBEAT_SECONDS = float(os.environ.get("GAMES_HEARTBEAT_SECONDS", "10"))
 # Deals come from a fresh random seed. Tests set this so every game a test plays is
 # dealt from a seed derived from the test's name (games.live.lifecycle._deal_seed);
 # production refuses it (settings.prod): it would make the deals predictable.

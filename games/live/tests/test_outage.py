@@ -12,6 +12,7 @@ from channels.layers import get_channel_layer
 from django.db import connection
 from django.utils import timezone
 
+from games.engine.seat_view import FollowsView
 from games.live import sweeps
 from games.live.broadcast import send_now, table_group
 from games.live.seating import room_quick_join
@@ -141,3 +142,48 @@ def test_a_failed_send_from_a_plain_thread_marks_the_game_too():
     # The layer answers again: the sweep clears the mark.
     assert sweeps.sweep_undelivered() == 1
     assert record_of(game_id).undelivered_since is None
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_client_whose_events_were_dropped_resyncs_on_the_heartbeat(settings):
+    """The heartbeat goes straight down the socket, not through the channel layer: even
+    while the layer is down, a client learns it is behind and asks for a snapshot."""
+    settings.GAMES_HEARTBEAT_SECONDS = 0.3
+    room = make_room(turn_seconds=TURN_SECONDS, first_turn_seconds=TURN_SECONDS)
+    alice = make_person("alice")
+    table_id = room_quick_join(user=alice, room_id=room.pk).table_id
+
+    async def scenario():
+        (a,) = await connect_all(table_id, alice)
+        game_id = await start_game([a])
+        await a.drain(0.2)
+        level = await a.expect("heartbeat", lambda m: m["game"] == game_id)
+        level_flag = a.need_snapshot
+        heard = a.seq
+        layer = get_channel_layer()
+        layer.group_send = refused  # the events of alice's move are lost
+        await a.play_turn()
+        record = await marked(game_id)
+        ahead = await a.expect("heartbeat", lambda m: m["seq"] == record.seq)
+        ahead_flag = a.need_snapshot
+        await a.send({"type": "snapshot", "ref": "beat"})
+        await a.expect("snapshot", lambda m: m.get("ref") == "beat")
+        del layer.group_send
+        await a.close()
+        return record, heard, level, level_flag, ahead, ahead_flag, a.seq
+
+    record, heard, level, level_flag, ahead, ahead_flag, after = run(scenario)
+    assert level["seq"] == heard and not level_flag  # level with the table: nothing to do
+    assert ahead["seq"] > heard and ahead_flag  # ahead of the client: resync
+    assert after == record.seq  # the snapshot brought what the layer lost
+
+
+def test_behind_reads_a_heartbeat_as_the_clients_do():
+    view = FollowsView()
+    assert not view.behind({"type": "heartbeat", "game": None, "seq": 0})
+    assert view.behind({"type": "heartbeat", "game": 3, "seq": 1})  # no view yet
+    view.view = {"id": 7, "seq": 12}
+    assert view.behind({"type": "heartbeat", "game": 7, "seq": 13})
+    assert view.behind({"type": "heartbeat", "game": 8, "seq": 1})
+    assert not view.behind({"type": "heartbeat", "game": 7, "seq": 12})
+    assert not view.behind({"type": "heartbeat", "game": 6, "seq": 99})  # an old reading
