@@ -107,7 +107,10 @@ _sending: set[asyncio.Task] = set()  # strong references until each send is done
 
 
 def _start_send(layer, group: str, message: dict) -> None:
-    task = asyncio.ensure_future(layer.group_send(group, message))
+    # Bounded: a Redis that hangs rather than refuses (no socket timeout on an open
+    # connection) would otherwise leave the send pending for ever, and the game unmarked.
+    task = asyncio.ensure_future(asyncio.wait_for(layer.group_send(group, message),
+                                                  SEND_TIMEOUT_SECONDS))
     _sending.add(task)
     task.add_done_callback(functools.partial(_sent, message.get("game")))
 
