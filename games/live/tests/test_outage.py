@@ -4,6 +4,7 @@ a fault of the server never counts against a player), and the table is told agai
 once the layer answers (games.live.delivery)."""
 
 import asyncio
+import copy
 import threading
 from datetime import timedelta
 
@@ -107,9 +108,10 @@ def test_a_turn_whose_events_were_not_delivered_does_not_time_out_and_gets_fresh
 
 
 @pytest.mark.django_db(transaction=True)
-def test_a_failed_send_from_a_plain_thread_marks_the_game_too():
-    """Celery's path (a plain thread, its own sender loop): the send raises after
-    marking the game; the caller's on_commit(robust=True) logs it."""
+def test_a_failed_send_from_a_plain_thread_marks_the_game_too(settings):
+    """Celery's path (a plain thread, its own sender loop), against a real Redis layer
+    whose server is gone (a closed port): the send raises after marking the game; the
+    caller's on_commit(robust=True) logs it. The sweep re-announces once it is back."""
     room = make_room()
     alice = make_person("alice")
     table_id = room_quick_join(user=alice, room_id=room.pk).table_id
@@ -121,14 +123,17 @@ def test_a_failed_send_from_a_plain_thread_marks_the_game_too():
         return game_id
 
     game_id = run(scenario)
-    layer = get_channel_layer()
-    layer.group_send = refused
+    working = copy.deepcopy(settings.CHANNEL_LAYERS)
+    down = copy.deepcopy(working)
+    down["default"]["CONFIG"]["hosts"] = [{"address": "redis://127.0.0.1:1",
+                                           "socket_connect_timeout": 1}]
+    settings.CHANNEL_LAYERS = down  # channels makes new layers on setting_changed
     failures = []
 
     def celery_like():
         try:
             send_now(table_group(table_id), {"type": "game.events", "game": game_id})
-        except ConnectionError as error:
+        except Exception as error:
             failures.append(error)
         finally:
             connection.close()  # this thread's own connection (the mark's UPDATE)
@@ -136,10 +141,12 @@ def test_a_failed_send_from_a_plain_thread_marks_the_game_too():
     thread = threading.Thread(target=celery_like)
     thread.start()
     thread.join()
-    del layer.group_send
     assert len(failures) == 1
-    assert record_of(game_id).undelivered_since is not None
-    # The layer answers again: the sweep clears the mark.
+    marked_at = record_of(game_id).undelivered_since
+    assert marked_at is not None
+    assert sweeps.sweep_undelivered() == 0  # still down: the mark stays
+    assert record_of(game_id).undelivered_since == marked_at
+    settings.CHANNEL_LAYERS = working  # Redis is back
     assert sweeps.sweep_undelivered() == 1
     assert record_of(game_id).undelivered_since is None
 
