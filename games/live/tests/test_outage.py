@@ -15,7 +15,7 @@ from django.utils import timezone
 
 from games.engine.seat_view import FollowsView
 from games.live import sweeps
-from games.live.broadcast import send_now, table_group
+from games.live.broadcast import mark_undelivered, send_now, table_group
 from games.live.seating import room_quick_join
 from games.models import GameRecord
 from games.testing import live_helpers
@@ -194,3 +194,31 @@ def test_behind_reads_a_heartbeat_as_the_clients_do():
     assert view.behind({"type": "heartbeat", "game": 8, "seq": 1})
     assert not view.behind({"type": "heartbeat", "game": 7, "seq": 12})
     assert not view.behind({"type": "heartbeat", "game": 6, "seq": 99})  # an old reading
+
+
+@pytest.mark.django_db(transaction=True)
+def test_bots_still_move_while_the_game_is_marked_undelivered(settings):
+    settings.GAMES_BOT_THINK_SECONDS = 30  # bots wait for their deadline
+    room = make_room(turn_seconds=TURN_SECONDS, first_turn_seconds=TURN_SECONDS)
+    alice = make_person("alice")
+    table_id = room_quick_join(user=alice, room_id=room.pk).table_id
+
+    async def scenario():
+        (a,) = await connect_all(table_id, alice)
+        game_id = await start_game([a])
+        if (await db(record_of)(game_id)).turn == a.seat:
+            await a.play_turn()
+            await a.expect("events")
+        await db(mark_undelivered)(game_id)
+        before = await db(record_of)(game_id)
+        await db(expire_turn)(game_id)
+        moved = await db(sweeps.sweep_deadlines)()
+        after = await db(record_of)(game_id)
+        await a.close()
+        return a.seat, before, moved, after
+
+    seat, before, moved, after = run(scenario)
+    assert before.turn != seat and before.turn in before.bot_seats
+    assert moved == 1 and after.seq > before.seq  # the bot played (or passed) on time
+    assert events_of(after.pk)[before.seq]["by"] == "bot"
+    assert after.undelivered_since is not None  # only a re-announcement clears the mark
