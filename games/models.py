@@ -265,6 +265,10 @@ class GameRecord(models.Model):
     seq = models.PositiveIntegerField(_("事件数"), default=0)
     turn = models.PositiveSmallIntegerField(_("轮到座位"), null=True, blank=True)
     deadline = models.DateTimeField(_("出牌截止时间"), null=True, blank=True)
+    # Set (only on the failure path) when events of this game could not be sent to the
+    # table; cleared when they are re-announced. While set, a person's turn does not
+    # time out: a fault of the server must never count against a player (GUIDE).
+    undelivered_since = models.DateTimeField(_("事件未送达时间"), null=True, blank=True)
     result = models.JSONField(_("结果"), null=True, blank=True)
     settled_at = models.DateTimeField(_("结算时间"), null=True, blank=True)
     settlement = models.JSONField(_("结算"), null=True, blank=True,
@@ -281,6 +285,12 @@ class GameRecord(models.Model):
         indexes = [
             models.Index(fields=["status", "deadline"], name="game_deadline_idx"),
             models.Index(fields=["status", "settled_at"], name="game_unsettled_idx"),
+            # A table's latest game: each socket's heartbeat and each snapshot read it.
+            models.Index(fields=["table", "id"], name="game_table_latest_idx"),
+            # Small: only games the channel layer failed to tell (games.live.delivery),
+            # which the beat sweep looks for every second.
+            models.Index(fields=["undelivered_since"], name="game_undelivered_idx",
+                         condition=models.Q(undelivered_since__isnull=False)),
         ]
 
     def __str__(self) -> str:

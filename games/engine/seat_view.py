@@ -229,3 +229,17 @@ class FollowsView:
     @property
     def status(self) -> str | None:
         return self.view["status"] if self.view else None
+
+    def behind(self, heartbeat: dict) -> bool:
+        """Whether a ``heartbeat`` (docs/protocol.md) shows the table ahead of this
+        view: a game this client has not seen, or a seq past its own. Events were
+        lost on the way (issue #11: the channel layer failed silently), and only a
+        snapshot can repair the view."""
+        game = heartbeat.get("game")
+        if game is None:
+            return False  # a table that has never dealt: nothing to have missed
+        if self.game_id is None or game > self.game_id:
+            return True  # game ids grow: a later game than this view's
+        # An older game: a reading taken before this view's deal (the server may reuse
+        # one for a moment), not a loss.
+        return game == self.game_id and heartbeat.get("seq", 0) > self.seq

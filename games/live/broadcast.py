@@ -8,16 +8,19 @@ whole table carry public data only; a seat's own cards go to that seat's group.
 from __future__ import annotations
 
 import asyncio
+import functools
 import logging
 import os
 import threading
 
 from asgiref.sync import SyncToAsync
+from channels.db import database_sync_to_async
 from channels.layers import get_channel_layer
 from django.db import transaction
+from django.utils import timezone
 
 from games.live.snapshots import table_state
-from games.models import Table
+from games.models import GameRecord, Table
 
 LOBBY_GROUP = "lobby"
 SEND_TIMEOUT_SECONDS = 5
@@ -43,6 +46,10 @@ def send_after_commit(group: str, message: dict) -> None:
 
 
 def send_now(group: str, message: dict) -> None:
+    """Send ``message`` to ``group`` without failing the caller. If the message is about
+    a game (it has ``"game"``) and the layer refuses it, the game is marked undelivered
+    (:func:`mark_undelivered`): its turn then cannot time out against a player until
+    the table has been told again (games.live.delivery)."""
     layer = get_channel_layer()
     if layer is None:
         return
@@ -56,8 +63,35 @@ def send_now(group: str, message: dict) -> None:
     else:
         # Celery and other plain threads: one long-lived loop per process, so the
         # layer's Redis connections are reused, not opened per message (GUIDE).
-        asyncio.run_coroutine_threadsafe(layer.group_send(group, message),
-                                         _sender_loop()).result(SEND_TIMEOUT_SECONDS)
+        try:
+            asyncio.run_coroutine_threadsafe(layer.group_send(group, message),
+                                             _sender_loop()).result(SEND_TIMEOUT_SECONDS)
+        except Exception:
+            if message.get("game") is not None:
+                mark_undelivered(message["game"])
+            raise
+
+
+def send_confirmed(group: str, message: dict) -> None:
+    """Send and wait until the layer has taken the message; raise if it does not.
+
+    For the re-announcement of undelivered games (games.live.delivery), which must know
+    whether the table heard it. From a server thread this waits on the server's loop,
+    holding the database thread meanwhile: only the in-process sweeper of ``make run``
+    calls it there; Celery beat calls it from a plain thread."""
+    layer = get_channel_layer()
+    if layer is None:
+        return
+    loop = _server_loop() or _sender_loop()
+    asyncio.run_coroutine_threadsafe(layer.group_send(group, message),
+                                     loop).result(SEND_TIMEOUT_SECONDS)
+
+
+def mark_undelivered(game_id: int) -> None:
+    """Remember that the table of ``game_id`` missed some of its events: one UPDATE, on
+    the failure path only. Always the latest failure's time, so that a re-announcement
+    made before this failure does not clear it (games.live.delivery)."""
+    GameRecord.objects.filter(pk=game_id).update(undelivered_since=timezone.now())
 
 
 def _server_loop() -> asyncio.AbstractEventLoop | None:
@@ -73,15 +107,29 @@ _sending: set[asyncio.Task] = set()  # strong references until each send is done
 
 
 def _start_send(layer, group: str, message: dict) -> None:
-    task = asyncio.ensure_future(layer.group_send(group, message))
+    # Bounded: a Redis that hangs rather than refuses (no socket timeout on an open
+    # connection) would otherwise leave the send pending for ever, and the game unmarked.
+    task = asyncio.ensure_future(asyncio.wait_for(layer.group_send(group, message),
+                                                  SEND_TIMEOUT_SECONDS))
     _sending.add(task)
-    task.add_done_callback(_sent)
+    task.add_done_callback(functools.partial(_sent, message.get("game")))
 
 
-def _sent(task: asyncio.Task) -> None:
+def _sent(game_id: int | None, task: asyncio.Task) -> None:
     _sending.discard(task)
     if not task.cancelled() and task.exception() is not None:
         logger.error("channel layer send failed", exc_info=task.exception())
+        if game_id is not None:
+            # On the loop: the UPDATE goes to the database thread, not this loop.
+            marking = asyncio.ensure_future(database_sync_to_async(mark_undelivered)(game_id))
+            _sending.add(marking)
+            marking.add_done_callback(_marked)
+
+
+def _marked(task: asyncio.Task) -> None:
+    _sending.discard(task)
+    if not task.cancelled() and task.exception() is not None:
+        logger.error("could not mark a game undelivered", exc_info=task.exception())
 
 
 _loop: asyncio.AbstractEventLoop | None = None

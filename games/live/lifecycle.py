@@ -76,7 +76,8 @@ def game_start(table: Table, seats: list[Seat]) -> GameRecord:
     Seat.objects.filter(table=table).update(ready_deadline=None)
     _commit(record, game, 0)
     for seat in range(len(players)):
-        send_after_commit(seat_group(table.pk, seat), {"type": "game.snapshot"})
+        send_after_commit(seat_group(table.pk, seat), {"type": "game.snapshot",
+                                                       "game": record.pk})
     announce_seats(table.pk, table.room_id)
     return record
 
@@ -151,6 +152,15 @@ def game_deadline(*, game_id: int, seq: int) -> list[dict]:
         game = warm_engines.engine_for(record)
         mark = len(game.events)
         if not _automatic_move(record, game):
+            if record.undelivered_since is not None:
+                # The table may not have heard this turn begin (the channel layer failed,
+                # GUIDE: a fault of the server never counts against a player). No timeout:
+                # the turn's full time again; games.live.delivery gives it afresh once
+                # the table has been told.
+                record.deadline = _deadline(record, game)
+                record.save(update_fields=["deadline"])
+                warm_engines.remember(record.pk, game)
+                return []
             game.timeout(game.turn)
         return _commit(record, game, mark)
 
@@ -290,6 +300,12 @@ def _commit(record: GameRecord, game: Game, mark: int) -> list[dict]:
         # sweep_unsettled settles any game whose task was lost.
         transaction.on_commit(lambda: _enqueue_settlement(record_id), robust=True)
     return public
+
+
+def fresh_deadline(record: GameRecord, game: Game):
+    """The deadline of the turn to play now, given its full time (call with the game
+    row locked; games.live.delivery after an outage)."""
+    return _deadline(record, game)
 
 
 def _deadline(record: GameRecord, game: Game):

@@ -9,6 +9,7 @@ from django.db.models import Q
 from django.utils import timezone
 
 from games.errors import ActionError
+from games.live.delivery import sweep_undelivered as _sweep_undelivered
 from games.live.lifecycle import game_deadline, game_settle
 from games.live.seating import table_fill_bots, table_unseat_unready
 from games.models import GameRecord, Seat, Table
@@ -26,6 +27,11 @@ def sweep_deadlines() -> int:
         if game_deadline(game_id=game_id, seq=seq):
             done += 1
     return done
+
+
+def sweep_undelivered() -> int:
+    """Re-announce games whose events the channel layer failed to send (issue #11)."""
+    return _sweep_undelivered()
 
 
 def sweep_tables() -> int:

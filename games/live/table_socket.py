@@ -4,7 +4,9 @@ games.live.lifecycle or games.live.seating in one database transaction."""
 
 from __future__ import annotations
 
+import asyncio
 import json
+import logging
 import time
 
 from channels.db import database_sync_to_async
@@ -18,6 +20,7 @@ from games.errors import ActionError
 from games.live import lifecycle, seating
 from games.live.broadcast import announce_table, seat_group, table_group
 from games.live.dispatch import DirectDispatchMixin
+from games.live.heartbeat import heartbeat_message
 from games.live.hints import game_hints
 from games.live.inprocess_sweeps import ensure_sweeper
 from games.live.language import connection_language
@@ -25,6 +28,7 @@ from games.live.snapshots import engine_snapshot, game_view, table_state
 from games.models import GameRecord, Seat, Table
 
 MAX_MESSAGE_BYTES = 4096
+logger = logging.getLogger(__name__)
 # The rate limit's clock: a module attribute so tests can move time themselves.
 clock = time.monotonic
 
@@ -62,8 +66,10 @@ class TableConsumer(DirectDispatchMixin, AsyncJsonWebsocketConsumer):
         await self.channel_layer.group_add(table_group(self.table_id), self.channel_name)
         await self._follow_seat()
         await self._send_snapshot()
+        self._start_heartbeat()
 
     async def disconnect(self, code: int) -> None:
+        self._stop_heartbeat()
         if not hasattr(self, "user_id"):
             return
         await self.channel_layer.group_discard(table_group(self.table_id), self.channel_name)
@@ -166,6 +172,35 @@ class TableConsumer(DirectDispatchMixin, AsyncJsonWebsocketConsumer):
                      if seat["user"] == self.user_id), None)
         await self._join_seat(mine)
         await self.send_json({"type": "table", "table": state})
+
+    # --- heartbeat (issue #11) ------------------------------------------------------------
+
+    def _start_heartbeat(self) -> None:
+        """Every GAMES_HEARTBEAT_SECONDS (read at connect; 0: none), tell the client the
+        table's game and seq, straight down this socket: it does not go through the
+        channel layer, so it still arrives while the layer is down, and a client whose
+        events were lost asks for a snapshot (docs/protocol.md, "heartbeat")."""
+        period = float(settings.GAMES_HEARTBEAT_SECONDS)
+        if period > 0:
+            self._heartbeat = asyncio.ensure_future(self._heartbeat_forever(period))
+
+    def _stop_heartbeat(self) -> None:
+        heartbeat = getattr(self, "_heartbeat", None)
+        if heartbeat is not None:
+            heartbeat.cancel()
+
+    async def _heartbeat_forever(self, period: float) -> None:
+        while True:
+            await asyncio.sleep(period)
+            try:
+                # Sockets of a table share one reading for half a period (one trip to
+                # the database thread per table, not per socket).
+                message = await db(heartbeat_message)(self.table_id, period / 2)
+                await self.send_json(message)
+            except asyncio.CancelledError:
+                raise
+            except Exception:  # the next beat tries again
+                logger.exception("table heartbeat failed")
 
     # --- helpers ----------------------------------------------------------------------------------
 

@@ -101,6 +101,9 @@ class BotClient(FollowsView):
                 await self._settled()
         elif kind == "events":
             await self._events(message)
+        elif kind == "heartbeat":
+            if self.behind(message):
+                await self._send({"type": "snapshot"})  # events lost without a gap
         elif kind == "error":
             self.stats.errors.append((message.get("code"), message["message"]))
             self._acted_at = None  # the action was refused: try again if still our turn

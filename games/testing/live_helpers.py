@@ -234,6 +234,9 @@ class TableClient(FollowsView):
             self.errors.append(message)
         elif kind == "table":
             self.table = message["table"]
+        elif kind == "heartbeat":
+            if self.behind(message):
+                self.need_snapshot = True  # events were lost without a visible gap
         elif kind == "snapshot":
             self.table = message["table"]
             game = message["game"]

@@ -250,6 +250,9 @@ GAMES_SOCKET_RATE = {
     "per_second": float(os.environ.get("GAMES_SOCKET_RATE_PER_SECOND", "10")),
     "burst": float(os.environ.get("GAMES_SOCKET_RATE_BURST", "20")),
 }
+# Each table socket sends its client the table's game and seq this often
+# (docs/protocol.md, "heartbeat"): a client whose events were lost resyncs. 0: none.
+GAMES_HEARTBEAT_SECONDS = float(os.environ.get("GAMES_HEARTBEAT_SECONDS", "10"))
 # Deals come from a fresh random seed. Tests set this so every game a test plays is
 # dealt from a seed derived from the test's name (games.live.lifecycle._deal_seed);
 # production refuses it (settings.prod): it would make the deals predictable.
@@ -266,6 +269,9 @@ HEALTH_UNSETTLED_AGE_LIMIT_SECONDS = float(
     os.environ.get("HEALTH_UNSETTLED_AGE_LIMIT_SECONDS", "300"))
 CELERY_BEAT_SCHEDULE = {
     "sweep-deadlines": {"task": "games.tasks.sweep_deadlines_task", "schedule": 1.0},
+    # Games the channel layer failed to tell (games.live.delivery): every second, so a
+    # table hears again within a second of the layer coming back.
+    "sweep-undelivered": {"task": "games.tasks.sweep_undelivered_task", "schedule": 1.0},
     "sweep-tables": {"task": "games.tasks.sweep_tables_task", "schedule": 2.0},
     "sweep-unsettled": {"task": "games.tasks.sweep_unsettled_task", "schedule": 30.0},
 }

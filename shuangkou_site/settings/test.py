@@ -42,6 +42,9 @@ PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
 # Bots and 托管 seats move at once, and bots fill a table as soon as a person is ready.
 GAMES_BOT_THINK_SECONDS = 0
 GAMES_BOT_FILL_SECONDS = 0
+# No heartbeats unless a test asks for them: a message every few seconds would break
+# the tests that wait for silence. games/live/tests/test_outage.py sets a short one.
+GAMES_HEARTBEAT_SECONDS = float(os.environ.get("GAMES_HEARTBEAT_SECONDS", "0"))
 
 # The production refill rate with a bucket no test's game empties: clients in tests act
 # as fast as the bots answer, and a refused message would make them wait for the refill

@@ -251,3 +251,19 @@ export function tableActs(view) {
   }
   return { acts, stale: true };
 }
+
+/**
+ * Whether a ``heartbeat`` (docs/protocol.md, "heartbeat") shows the table ahead of the
+ * page: a later game than the page's, or a seq past its own. Events were lost without
+ * a gap the page could see (issue #11), and only a snapshot repairs that. Game ids
+ * grow: an older game's heartbeat is a reading from before the page's deal, not a loss.
+ */
+export function heartbeatAhead(heartbeat, gameId, seq) {
+  if (heartbeat.game === null || heartbeat.game === undefined) {
+    return false; // the table has never dealt
+  }
+  if (gameId === null || gameId === undefined || heartbeat.game > gameId) {
+    return true;
+  }
+  return heartbeat.game === gameId && heartbeat.seq > seq;
+}

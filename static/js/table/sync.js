@@ -1,10 +1,11 @@
 /* The server's messages into the state (docs/protocol.md, "Sequence numbers and
  * resync"): a snapshot replaces the game; an `events` message is folded onto it
- * (./protocol.js) when it follows on, and otherwise asks for a snapshot. */
+ * (./protocol.js) when it follows on, and otherwise asks for a snapshot; so does a
+ * heartbeat showing the table ahead of the page. */
 
 import { applyHints, hintRefused, pruneSelection, resetHints } from "./hand.js";
 import { config, rememberNames, seatName, state, t } from "./page.js";
-import { FoldError, fold } from "./protocol.js";
+import { FoldError, fold, heartbeatAhead } from "./protocol.js";
 import { render, showNotice } from "./render.js";
 import { send } from "./socket.js";
 
@@ -25,6 +26,13 @@ export function receive(message) {
       break;
     case "hints":
       applyHints(message);
+      break;
+    case "heartbeat":
+      // The table's game and seq, sent by the socket itself: the channel layer may have
+      // lost events without leaving a gap this page could see.
+      if (heartbeatAhead(message, state.gameId, state.seq)) {
+        askSnapshot();
+      }
       break;
     case "error":
       showNotice(message.message, "error");
