@@ -4,7 +4,7 @@ games.live.lifecycle or games.live.seating in one database transaction."""
 
 from __future__ import annotations
 
-import json
+import logging
 import time
 
 from channels.db import database_sync_to_async
@@ -18,11 +18,14 @@ from games.errors import ActionError
 from games.live import lifecycle, seating
 from games.live.broadcast import announce_table, seat_group, table_group
 from games.live.dispatch import DirectDispatchMixin
+from games.live.frames import parse_frame
 from games.live.hints import game_hints
 from games.live.inprocess_sweeps import ensure_sweeper
 from games.live.language import connection_language
 from games.live.snapshots import engine_snapshot, game_view, table_state
 from games.models import GameRecord, Seat, Table
+
+logger = logging.getLogger(__name__)
 
 MAX_MESSAGE_BYTES = 4096
 # The rate limit's clock: a module attribute so tests can move time themselves.
@@ -59,9 +62,17 @@ class TableConsumer(DirectDispatchMixin, AsyncJsonWebsocketConsumer):
         self.refilled = clock()
         await self.accept()
         ensure_sweeper()
-        await self.channel_layer.group_add(table_group(self.table_id), self.channel_name)
-        await self._follow_seat()
-        await self._send_snapshot()
+        try:
+            await self.channel_layer.group_add(table_group(self.table_id), self.channel_name)
+            await self._follow_seat()
+            await self._send_snapshot()
+        except Exception:
+            # A clean close, so the disconnect handling runs: the seat may be marked
+            # connected already (issue #11).
+            logger.exception("table %s: connecting user %s failed", self.table_id, user.pk)
+            self.connect_failed = True
+            await self._error(ActionError(_("服务器出错了，请重试"), code="server_error"))
+            await self.close(code=1011)
 
     async def disconnect(self, code: int) -> None:
         if not hasattr(self, "user_id"):
@@ -70,12 +81,24 @@ class TableConsumer(DirectDispatchMixin, AsyncJsonWebsocketConsumer):
         if self.seat is not None:
             await self.channel_layer.group_discard(seat_group(self.table_id, self.seat),
                                                    self.channel_name)
+        if self.seat is not None or getattr(self, "connect_failed", False):
             await db(_seat_disconnected)(self.user_id, self.table_id)
 
     # --- from the client ----------------------------------------------------------------
 
     async def receive(self, text_data: str | None = None, bytes_data: bytes | None = None,
                       **kwargs) -> None:
+        # The last resort: an exception escaping a handler ends the consumer without its
+        # disconnect handling (the seat stayed `connected`, no 托管; issue #11). Whatever
+        # a message sets off is answered, and the socket stays open.
+        try:
+            await self._receive(text_data)
+        except Exception:
+            logger.exception("table %s: a message from user %s failed", self.table_id,
+                             getattr(self, "user_id", None))
+            await self._error(ActionError(_("服务器出错了，请重试"), code="server_error"))
+
+    async def _receive(self, text_data: str | None) -> None:
         if text_data is None or len(text_data.encode()) > MAX_MESSAGE_BYTES:
             await self._error(ActionError(_("消息必须是不超过 %(bytes)s 字节的 JSON 文本"),
                                           {"bytes": MAX_MESSAGE_BYTES}))
@@ -84,9 +107,9 @@ class TableConsumer(DirectDispatchMixin, AsyncJsonWebsocketConsumer):
             await self._error(ActionError(_("消息太多了：请慢一点"), code="rate_limited"))
             return
         try:
-            content = json.loads(text_data)
-        except json.JSONDecodeError:
-            await self._error(ActionError(_("JSON 格式错误")))
+            content = parse_frame(text_data)
+        except ActionError as error:
+            await self._error(error)
             return
         if not isinstance(content, dict) or not isinstance(content.get("type"), str):
             await self._error(ActionError(_("消息必须是带有字符串 “type” 的 JSON 对象")))
