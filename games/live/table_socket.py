@@ -4,6 +4,7 @@ games.live.lifecycle or games.live.seating in one database transaction."""
 
 from __future__ import annotations
 
+import json
 import logging
 import time
 
@@ -191,6 +192,11 @@ class TableConsumer(DirectDispatchMixin, AsyncJsonWebsocketConsumer):
         await self.send_json({"type": "table", "table": state})
 
     # --- helpers ----------------------------------------------------------------------------------
+
+    @classmethod
+    async def encode_json(cls, content) -> str:
+        # Python writes NaN and Infinity, which no browser's JSON.parse reads (issue #11).
+        return json.dumps(content, allow_nan=False)
 
     async def _follow_seat(self) -> None:
         """Join the seat's private group while this user sits here; leave it otherwise."""

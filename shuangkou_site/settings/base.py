@@ -90,6 +90,8 @@ INSTALLED_APPS = [
 
 MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
+    # First thing after security: NUL in a URL would reach PostgreSQL (a 500) otherwise.
+    "shuangkou_site.bad_input.RefuseNulMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
     # After sessions, before CommonMiddleware (Django's documented order): picks the
     # language from the django_language cookie (the header's switch), then Accept-Language.

@@ -2,10 +2,13 @@
 disconnect handling always runs (issue #11): a socket that died on an exception left
 its seat `connected` and wrote no 托管."""
 
+import json
+
 import pytest
 
 from games.live import seating, table_socket
 from games.live.seating import room_quick_join, table_create
+from games.live.table_socket import TableConsumer
 from games.models import Seat
 from games.testing import live_helpers
 from games.testing.live_helpers import (
@@ -108,3 +111,33 @@ def test_a_sit_that_loses_the_race_for_the_users_one_seat_is_refused_not_dropped
     assert refused["code"] == "already_seated" and refused["ref"] == "race"
     assert refused["message"] == "you are already seated at another table; stand up first"
     assert alice.pk not in [seat["user"] for seat in answered["table"]["seats"]]
+
+
+def not_json(constant: str):
+    raise AssertionError(f"the server sent {constant}, which JSON.parse refuses")
+
+
+def test_nan_in_a_frame_is_refused_and_never_echoed():
+    room = make_room()
+    alice = make_person("alice")
+    table_id = room_quick_join(user=alice, room_id=room.pk).table_id
+
+    async def scenario():
+        (a,) = await connect_all(table_id, alice)
+        heard = []
+        for constant in ("NaN", "Infinity", "-Infinity"):
+            await a.send_text('{"type": "snapshot", "ref": ' + constant + "}")
+            heard.append(await a.communicator.receive_from())
+        await a.close()
+        return heard
+
+    heard = run(scenario)
+    for text, constant in zip(heard, ("NaN", "Infinity", "-Infinity")):
+        # Strict JSON: a browser's JSON.parse reads what the server sends.
+        message = json.loads(text, parse_constant=not_json)
+        assert message == {"type": "error", "message": f"JSON does not allow {constant}"}
+
+
+def test_the_table_socket_never_writes_nan():
+    with pytest.raises(ValueError):
+        run(lambda: TableConsumer.encode_json({"type": "error", "ref": float("nan")}))
