@@ -16,7 +16,7 @@ from django.utils.translation import gettext_lazy as _
 
 from accounts.models import User
 from games.errors import ActionError
-from games.live import lifecycle, seating
+from games.live import lifecycle, seating, socket_caps
 from games.live.broadcast import announce_table, seat_group, table_group
 from games.live.dispatch import DirectDispatchMixin
 from games.live.frames import parse_frame
@@ -54,6 +54,12 @@ class TableConsumer(DirectDispatchMixin, AsyncJsonWebsocketConsumer):
             await self.accept()
             await self.close(code=4404)
             return
+        address = socket_caps.client_address(self.scope)
+        if not socket_caps.admit(user.pk, address):
+            await self.accept()
+            await self.close(code=socket_caps.CLOSE_TOO_MANY)
+            return
+        self.admitted = (user.pk, address)  # released once, by disconnect
         self.user_id = user.pk
         self.seat: int | None = None
         # settings.GAMES_SOCKET_RATE, read once: a socket keeps the limit it connected with.
@@ -76,8 +82,10 @@ class TableConsumer(DirectDispatchMixin, AsyncJsonWebsocketConsumer):
             await self.close(code=1011)
 
     async def disconnect(self, code: int) -> None:
-        if not hasattr(self, "user_id"):
+        if not hasattr(self, "admitted"):
             return
+        socket_caps.release(*self.admitted)
+        del self.admitted
         await self.channel_layer.group_discard(table_group(self.table_id), self.channel_name)
         if self.seat is not None:
             await self.channel_layer.group_discard(seat_group(self.table_id, self.seat),

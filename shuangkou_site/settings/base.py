@@ -221,6 +221,10 @@ GAMES_SOCKET_RATE = {
     "per_second": float(os.environ.get("GAMES_SOCKET_RATE_PER_SECOND", "10")),
     "burst": float(os.environ.get("GAMES_SOCKET_RATE_BURST", "20")),
 }
+# Table sockets one user, and one client address, may hold open on one process
+# (games.live.socket_caps, docs/protocol.md): the extra ones are closed with 4429.
+GAMES_SOCKETS_PER_USER = int(os.environ.get("GAMES_SOCKETS_PER_USER", "8"))
+GAMES_SOCKETS_PER_ADDRESS = int(os.environ.get("GAMES_SOCKETS_PER_ADDRESS", "64"))
 # Deals come from a fresh random seed. Tests set this so every game a test plays is
 # dealt from a seed derived from the test's name (games.live.lifecycle._deal_seed);
 # production refuses it (settings.prod): it would make the deals predictable.
