@@ -4,6 +4,7 @@ games.live.lifecycle or games.live.seating in one database transaction."""
 
 from __future__ import annotations
 
+import asyncio
 import json
 import logging
 import time
@@ -221,10 +222,8 @@ class TableConsumer(DirectDispatchMixin, AsyncJsonWebsocketConsumer):
         self.seat = seat
 
     async def _send_snapshot(self, ref=None) -> None:
-        snapshot = await db(_snapshot)(self.table_id, self.user_id)
-        if ref is not None:
-            snapshot["ref"] = ref
-        await self.send_json(snapshot)
+        snapshot = await shared_snapshot(self.table_id, self.user_id)
+        await self.send_json(snapshot if ref is None else {**snapshot, "ref": ref})
 
     async def _error(self, error: ActionError, content: dict | None = None) -> None:
         with translation.override(self.language):
@@ -244,6 +243,29 @@ class TableConsumer(DirectDispatchMixin, AsyncJsonWebsocketConsumer):
             return False
         self.tokens -= 1
         return True
+
+
+# --- one database read per user's snapshot at a time ----------------------------------------------
+
+_snapshots_in_flight: dict[tuple, asyncio.Future] = {}
+
+
+async def shared_snapshot(table_id: int, user_id: int) -> dict:
+    """The snapshot of ``table_id`` for ``user_id``, read once for all of this user's
+    sockets that ask while a read is in flight (issue #11: one user's sockets asking
+    for snapshots queued hundreds of reads on the process's one database thread, ahead
+    of every other table). A joining socket gets the read already under way: if it is
+    older than an event the socket has, the next event shows a gap and the socket asks
+    again (docs/protocol.md, "Sequence numbers and resync"). The result is shared:
+    copy it before changing it."""
+    key = (asyncio.get_running_loop(), table_id, user_id)
+    pending = _snapshots_in_flight.get(key)
+    if pending is None:
+        pending = asyncio.ensure_future(db(_snapshot)(table_id, user_id))
+        _snapshots_in_flight[key] = pending
+        pending.add_done_callback(lambda _: _snapshots_in_flight.pop(key, None))
+    # Shielded: a socket that goes away must not cancel the read the others wait for.
+    return await asyncio.shield(pending)
 
 
 # --- database work, run in the sync thread ------------------------------------------------------

@@ -1,13 +1,16 @@
-"""One user, or one client address, holds at most so many table sockets on a process
-(issue #11: 200 sockets of one account stalled every table of the process)."""
+"""One user, or one client address, holds at most so many table sockets on a process,
+and one user's snapshot requests cost one database read at a time (issue #11: 200
+sockets of one account asking for snapshots stalled every table of the process)."""
+
+import time
 
 import pytest
 from channels.testing import WebsocketCommunicator
 
-from games.live import socket_caps
+from games.live import socket_caps, table_socket
 from games.live.seating import room_quick_join
 from games.testing import live_helpers
-from games.testing.live_helpers import APPLICATION, make_person, make_room, run
+from games.testing.live_helpers import APPLICATION, connect_all, make_person, make_room, run
 
 pytestmark = pytest.mark.django_db(transaction=True)
 # Autouse: each test gets a channel-layer prefix of its own (see live_helpers).
@@ -68,3 +71,38 @@ def test_an_address_past_the_cap_is_closed_with_4429(settings):
     assert elsewhere["type"] == "websocket.send"
 
 
+
+
+def test_one_users_snapshot_requests_share_one_database_read(monkeypatch):
+    room = make_room()
+    alice, bob = make_person("alice"), make_person("bob")
+    table_id = room_quick_join(user=alice, room_id=room.pk).table_id
+    reads: list[int] = []
+    read = table_socket._snapshot
+
+    def slow_read(table_id, user_id):
+        reads.append(user_id)
+        time.sleep(0.5)  # long enough for the other tabs' requests to arrive meanwhile
+        return read(table_id, user_id)
+
+    async def scenario():
+        tabs = await connect_all(table_id, alice, alice, alice, bob)
+        monkeypatch.setattr(table_socket, "_snapshot", slow_read)
+        for index, tab in enumerate(tabs):
+            await tab.send({"type": "snapshot", "ref": index})
+        answers = [await tab.expect("snapshot") for tab in tabs]
+        first_round = list(reads)
+        await tabs[0].send({"type": "snapshot", "ref": "later"})
+        later = await tabs[0].expect("snapshot")
+        for tab in tabs:
+            await tab.close()
+        return answers, first_round, later
+
+    answers, first_round, later = run(scenario)
+    # Each tab has its answer with its own ref; alice's three tabs cost one read.
+    assert [answer["ref"] for answer in answers] == [0, 1, 2, 3]
+    assert sorted(first_round) == sorted([alice.pk, bob.pk])
+    assert answers[0]["table"] == answers[1]["table"] == answers[2]["table"]
+    # Nothing stays in flight: a later request reads again.
+    assert later["ref"] == "later" and reads[len(first_round):] == [alice.pk]
+    assert table_socket._snapshots_in_flight == {}
