@@ -10,6 +10,7 @@ import logging
 import time
 
 from channels.db import database_sync_to_async
+from channels.exceptions import StopConsumer
 from channels.generic.websocket import AsyncJsonWebsocketConsumer
 from django.conf import settings
 from django.utils import translation
@@ -93,6 +94,21 @@ class TableConsumer(DirectDispatchMixin, AsyncJsonWebsocketConsumer):
                                                    self.channel_name)
         if self.seat is not None or getattr(self, "connect_failed", False):
             await db(_seat_disconnected)(self.user_id, self.table_id)
+
+    async def dispatch(self, message: dict) -> None:
+        try:
+            await super().dispatch(message)
+        except StopConsumer:
+            raise
+        except Exception:
+            # A channel-layer handler that fails (a snapshot read during a database
+            # hiccup) must not end the consumer either: its disconnect handling would
+            # never run (issue #11). The socket's own messages are guarded in receive.
+            if message["type"].startswith("websocket."):
+                raise
+            logger.exception("table %s: %s for user %s failed", self.table_id,
+                             message["type"], getattr(self, "user_id", None))
+            await self._error(ActionError(_("服务器出错了，请重试"), code="server_error"))
 
     # --- from the client ----------------------------------------------------------------
 

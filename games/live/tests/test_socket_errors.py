@@ -5,8 +5,10 @@ its seat `connected` and wrote no 托管."""
 import json
 
 import pytest
+from channels.layers import get_channel_layer
 
 from games.live import seating, table_socket
+from games.live.broadcast import table_group
 from games.live.seating import room_quick_join, table_create
 from games.live.table_socket import TableConsumer
 from games.models import Seat
@@ -124,6 +126,7 @@ def test_nan_in_a_frame_is_refused_and_never_echoed():
 
     async def scenario():
         (a,) = await connect_all(table_id, alice)
+        await a.drain()  # the `table` message saying alice is connected
         heard = []
         for constant in ("NaN", "Infinity", "-Infinity"):
             await a.send_text('{"type": "snapshot", "ref": ' + constant + "}")
@@ -141,3 +144,28 @@ def test_nan_in_a_frame_is_refused_and_never_echoed():
 def test_the_table_socket_never_writes_nan():
     with pytest.raises(ValueError):
         run(lambda: TableConsumer.encode_json({"type": "error", "ref": float("nan")}))
+
+
+def test_a_failing_channel_layer_handler_is_answered_and_the_seat_is_released(monkeypatch):
+    room = make_room()
+    alice = make_person("alice")
+    table_id = room_quick_join(user=alice, room_id=room.pk).table_id
+
+    def broken(*args):
+        raise RuntimeError("the database went away")
+
+    async def scenario():
+        (a,) = await connect_all(table_id, alice)
+        monkeypatch.setattr(table_socket, "_snapshot", broken)
+        layer = get_channel_layer()
+        await layer.group_send(table_group(table_id), {"type": "game.snapshot"})
+        error = await a.expect("error")
+        monkeypatch.undo()
+        await a.send({"type": "snapshot"})
+        await a.expect("snapshot")
+        await a.close()
+        return error
+
+    error = run(scenario)
+    assert error["code"] == "server_error"
+    assert seat_row(alice).connected is False  # the disconnect handling ran
