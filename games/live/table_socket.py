@@ -337,9 +337,9 @@ def _hints(table_id: int, user_id: int) -> dict:
         raise ActionError(_("这张牌桌没有进行中的牌局"))
     if user_id not in record.players:
         raise ActionError(_("你没有参加这局牌"))
-    # A fresh replay of the committed log, as snapshots read it: the warm engines
-    # (games.live.warm_engines) may only be touched with the game row locked, and a
-    # hint locks nothing.
+    # The committed state as snapshots read it (the reads' own cache, read-only): the
+    # warm engines (games.live.warm_engines) may only be touched with the game row
+    # locked, and a hint locks nothing.
     game = engine_snapshot(record)
     plays = game_hints(game, record.players.index(user_id))
     return {"type": "hints", "game": record.pk, "seq": record.seq, "plays": plays}
