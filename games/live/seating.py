@@ -6,7 +6,7 @@ from __future__ import annotations
 from datetime import timedelta
 
 from django.conf import settings
-from django.db import transaction
+from django.db import IntegrityError, transaction
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
@@ -50,6 +50,16 @@ def table_create(room: Room) -> Table:
 
 
 def table_sit(*, user: User, table_id: int, seat_index: int | None = None) -> Seat:
+    try:
+        return _table_sit(user=user, table_id=table_id, seat_index=seat_index)
+    except IntegrityError:
+        # Two sits of one user at two tables lock two different table rows, so both
+        # pass the check above; the unique seat per user refuses the later one
+        # (issue #11). Its transaction is rolled back: nothing changed.
+        raise ActionError(_("你已在另一张牌桌就座，请先离座"), code="already_seated") from None
+
+
+def _table_sit(*, user: User, table_id: int, seat_index: int | None) -> Seat:
     with transaction.atomic():
         table = _locked_table(table_id)
         room = table.room

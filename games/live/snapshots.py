@@ -4,6 +4,10 @@ table socket, the table page and the API."""
 
 from __future__ import annotations
 
+import copy
+import threading
+from collections import OrderedDict
+
 from accounts.selectors import levels_of
 from games.engine.game import Game
 from games.live.bot_accounts import bot_user_ids
@@ -29,11 +33,48 @@ def table_state(table: Table) -> dict:
     }
 
 
+# Reads' own engines, per process, apart from games.live.warm_engines (whose games
+# are touched only with the game row locked, and change in place). A game kept here
+# is never changed again: readers on any thread share it, read-only. Replaying the
+# whole log for every snapshot on the process's one database thread let one user's
+# snapshot requests stall every table (issue #11); now a snapshot at a seq already
+# read costs no query, and one a few events later reads only those events.
+_READ_CACHE_SIZE = 2000
+_read_cache: OrderedDict[int, tuple[int, Game]] = OrderedDict()
+_read_lock = threading.Lock()
+
+
 def engine_snapshot(record: GameRecord) -> Game:
-    """A fresh replay of the committed log (reads never touch the warm cache)."""
-    events = list(GameEvent.objects.filter(game=record, seq__lte=record.seq)
-                  .order_by("seq").values_list("data", flat=True))
-    return Game.replay(events)
+    """The engine state at ``record.seq``, from the committed log. **Read-only**: the
+    game may be shared with other readers (and so may the lists its ``view`` returns)."""
+    with _read_lock:
+        kept = _read_cache.get(record.pk)
+        if kept is not None:
+            _read_cache.move_to_end(record.pk)
+    if kept is not None and kept[0] == record.seq:
+        return kept[1]
+    if kept is not None and kept[0] < record.seq:
+        game = _unshared_copy(kept[1])
+        for data in GameEvent.objects.filter(game=record, seq__gt=kept[0], seq__lte=record.seq) \
+                .order_by("seq").values_list("data", flat=True):
+            game.apply(data)
+    else:
+        game = Game.replay(list(GameEvent.objects.filter(game=record, seq__lte=record.seq)
+                                .order_by("seq").values_list("data", flat=True)))
+    with _read_lock:
+        newest = _read_cache.get(record.pk)
+        if newest is None or newest[0] < record.seq:
+            _read_cache[record.pk] = (record.seq, game)
+            _read_cache.move_to_end(record.pk)
+            while len(_read_cache) > _READ_CACHE_SIZE:
+                _read_cache.popitem(last=False)
+    return game
+
+
+def _unshared_copy(game: Game) -> Game:
+    """A copy of a kept game that may be moved on. Logged events are never changed
+    (each is folded as it is), so the copy shares them rather than copying the log."""
+    return copy.deepcopy(game, {id(event): event for event in game.events})
 
 
 def game_view(record: GameRecord, user_id: int | None) -> dict:

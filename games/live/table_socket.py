@@ -10,6 +10,7 @@ import logging
 import time
 
 from channels.db import database_sync_to_async
+from channels.exceptions import StopConsumer
 from channels.generic.websocket import AsyncJsonWebsocketConsumer
 from django.conf import settings
 from django.utils import translation
@@ -17,9 +18,10 @@ from django.utils.translation import gettext_lazy as _
 
 from accounts.models import User
 from games.errors import ActionError
-from games.live import lifecycle, seating
+from games.live import lifecycle, seating, socket_caps
 from games.live.broadcast import announce_table, seat_group, table_group
 from games.live.dispatch import DirectDispatchMixin
+from games.live.frames import parse_frame
 from games.live.heartbeat import heartbeat_message
 from games.live.hints import game_hints
 from games.live.inprocess_sweeps import ensure_sweeper
@@ -27,8 +29,9 @@ from games.live.language import connection_language
 from games.live.snapshots import engine_snapshot, game_view, table_state
 from games.models import GameRecord, Seat, Table
 
-MAX_MESSAGE_BYTES = 4096
 logger = logging.getLogger(__name__)
+
+MAX_MESSAGE_BYTES = 4096
 # The rate limit's clock: a module attribute so tests can move time themselves.
 clock = time.monotonic
 
@@ -54,6 +57,12 @@ class TableConsumer(DirectDispatchMixin, AsyncJsonWebsocketConsumer):
             await self.accept()
             await self.close(code=4404)
             return
+        address = socket_caps.client_address(self.scope)
+        if not socket_caps.admit(user.pk, address):
+            await self.accept()
+            await self.close(code=socket_caps.CLOSE_TOO_MANY)
+            return
+        self.admitted = (user.pk, address)  # released once, by disconnect
         self.user_id = user.pk
         self.seat: int | None = None
         # settings.GAMES_SOCKET_RATE, read once: a socket keeps the limit it connected with.
@@ -63,25 +72,62 @@ class TableConsumer(DirectDispatchMixin, AsyncJsonWebsocketConsumer):
         self.refilled = clock()
         await self.accept()
         ensure_sweeper()
-        await self.channel_layer.group_add(table_group(self.table_id), self.channel_name)
-        await self._follow_seat()
-        await self._send_snapshot()
-        self._start_heartbeat()
+        try:
+            await self.channel_layer.group_add(table_group(self.table_id), self.channel_name)
+            await self._follow_seat()
+            await self._send_snapshot()
+            self._start_heartbeat()
+        except Exception:
+            # A clean close, so the disconnect handling runs: the seat may be marked
+            # connected already (issue #11).
+            logger.exception("table %s: connecting user %s failed", self.table_id, user.pk)
+            self.connect_failed = True
+            await self._error(ActionError(_("服务器出错了，请重试"), code="server_error"))
+            await self.close(code=1011)
 
     async def disconnect(self, code: int) -> None:
         self._stop_heartbeat()
-        if not hasattr(self, "user_id"):
+        if not hasattr(self, "admitted"):
             return
+        socket_caps.release(*self.admitted)
+        del self.admitted
         await self.channel_layer.group_discard(table_group(self.table_id), self.channel_name)
         if self.seat is not None:
             await self.channel_layer.group_discard(seat_group(self.table_id, self.seat),
                                                    self.channel_name)
+        if self.seat is not None or getattr(self, "connect_failed", False):
             await db(_seat_disconnected)(self.user_id, self.table_id)
+
+    async def dispatch(self, message: dict) -> None:
+        try:
+            await super().dispatch(message)
+        except StopConsumer:
+            raise
+        except Exception:
+            # A channel-layer handler that fails (a snapshot read during a database
+            # hiccup) must not end the consumer either: its disconnect handling would
+            # never run (issue #11). The socket's own messages are guarded in receive.
+            if message["type"].startswith("websocket."):
+                raise
+            logger.exception("table %s: %s for user %s failed", self.table_id,
+                             message["type"], getattr(self, "user_id", None))
+            await self._error(ActionError(_("服务器出错了，请重试"), code="server_error"))
 
     # --- from the client ----------------------------------------------------------------
 
     async def receive(self, text_data: str | None = None, bytes_data: bytes | None = None,
                       **kwargs) -> None:
+        # The last resort: an exception escaping a handler ends the consumer without its
+        # disconnect handling (the seat stayed `connected`, no 托管; issue #11). Whatever
+        # a message sets off is answered, and the socket stays open.
+        try:
+            await self._receive(text_data)
+        except Exception:
+            logger.exception("table %s: a message from user %s failed", self.table_id,
+                             getattr(self, "user_id", None))
+            await self._error(ActionError(_("服务器出错了，请重试"), code="server_error"))
+
+    async def _receive(self, text_data: str | None) -> None:
         if text_data is None or len(text_data.encode()) > MAX_MESSAGE_BYTES:
             await self._error(ActionError(_("消息必须是不超过 %(bytes)s 字节的 JSON 文本"),
                                           {"bytes": MAX_MESSAGE_BYTES}))
@@ -90,9 +136,9 @@ class TableConsumer(DirectDispatchMixin, AsyncJsonWebsocketConsumer):
             await self._error(ActionError(_("消息太多了：请慢一点"), code="rate_limited"))
             return
         try:
-            content = json.loads(text_data)
-        except json.JSONDecodeError:
-            await self._error(ActionError(_("JSON 格式错误")))
+            content = parse_frame(text_data)
+        except ActionError as error:
+            await self._error(error)
             return
         if not isinstance(content, dict) or not isinstance(content.get("type"), str):
             await self._error(ActionError(_("消息必须是带有字符串 “type” 的 JSON 对象")))
@@ -204,6 +250,11 @@ class TableConsumer(DirectDispatchMixin, AsyncJsonWebsocketConsumer):
 
     # --- helpers ----------------------------------------------------------------------------------
 
+    @classmethod
+    async def encode_json(cls, content) -> str:
+        # Python writes NaN and Infinity, which no browser's JSON.parse reads (issue #11).
+        return json.dumps(content, allow_nan=False)
+
     async def _follow_seat(self) -> None:
         """Join the seat's private group while this user sits here; leave it otherwise."""
         await self._join_seat(await db(_seat_of)(self.user_id, self.table_id))
@@ -219,10 +270,8 @@ class TableConsumer(DirectDispatchMixin, AsyncJsonWebsocketConsumer):
         self.seat = seat
 
     async def _send_snapshot(self, ref=None) -> None:
-        snapshot = await db(_snapshot)(self.table_id, self.user_id)
-        if ref is not None:
-            snapshot["ref"] = ref
-        await self.send_json(snapshot)
+        snapshot = await shared_snapshot(self.table_id, self.user_id)
+        await self.send_json(snapshot if ref is None else {**snapshot, "ref": ref})
 
     async def _error(self, error: ActionError, content: dict | None = None) -> None:
         with translation.override(self.language):
@@ -242,6 +291,29 @@ class TableConsumer(DirectDispatchMixin, AsyncJsonWebsocketConsumer):
             return False
         self.tokens -= 1
         return True
+
+
+# --- one database read per user's snapshot at a time ----------------------------------------------
+
+_snapshots_in_flight: dict[tuple, asyncio.Future] = {}
+
+
+async def shared_snapshot(table_id: int, user_id: int) -> dict:
+    """The snapshot of ``table_id`` for ``user_id``, read once for all of this user's
+    sockets that ask while a read is in flight (issue #11: one user's sockets asking
+    for snapshots queued hundreds of reads on the process's one database thread, ahead
+    of every other table). A joining socket gets the read already under way: if it is
+    older than an event the socket has, the next event shows a gap and the socket asks
+    again (docs/protocol.md, "Sequence numbers and resync"). The result is shared:
+    copy it before changing it."""
+    key = (asyncio.get_running_loop(), table_id, user_id)
+    pending = _snapshots_in_flight.get(key)
+    if pending is None:
+        pending = asyncio.ensure_future(db(_snapshot)(table_id, user_id))
+        _snapshots_in_flight[key] = pending
+        pending.add_done_callback(lambda _: _snapshots_in_flight.pop(key, None))
+    # Shielded: a socket that goes away must not cancel the read the others wait for.
+    return await asyncio.shield(pending)
 
 
 # --- database work, run in the sync thread ------------------------------------------------------
@@ -297,9 +369,9 @@ def _hints(table_id: int, user_id: int) -> dict:
         raise ActionError(_("这张牌桌没有进行中的牌局"))
     if user_id not in record.players:
         raise ActionError(_("你没有参加这局牌"))
-    # A fresh replay of the committed log, as snapshots read it: the warm engines
-    # (games.live.warm_engines) may only be touched with the game row locked, and a
-    # hint locks nothing.
+    # The committed state as snapshots read it (the reads' own cache, read-only): the
+    # warm engines (games.live.warm_engines) may only be touched with the game row
+    # locked, and a hint locks nothing.
     game = engine_snapshot(record)
     plays = game_hints(game, record.players.index(user_id))
     return {"type": "hints", "game": record.pk, "seq": record.seq, "plays": plays}

@@ -119,6 +119,8 @@ INSTALLED_APPS = [
 
 MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
+    # First thing after security: NUL in a URL would reach PostgreSQL (a 500) otherwise.
+    "shuangkou_site.bad_input.RefuseNulMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
     # After sessions, before CommonMiddleware (Django's documented order): picks the
     # language from the django_language cookie (the header's switch), then Accept-Language.
@@ -253,6 +255,10 @@ GAMES_SOCKET_RATE = {
 # Each table socket sends its client the table's game and seq this often
 # (docs/protocol.md, "heartbeat"): a client whose events were lost resyncs. 0: none.
 GAMES_HEARTBEAT_SECONDS = float(os.environ.get("GAMES_HEARTBEAT_SECONDS", "10"))
+# Table sockets one user, and one client address, may hold open on one process
+# (games.live.socket_caps, docs/protocol.md): the extra ones are closed with 4429.
+GAMES_SOCKETS_PER_USER = int(os.environ.get("GAMES_SOCKETS_PER_USER", "8"))
+GAMES_SOCKETS_PER_ADDRESS = int(os.environ.get("GAMES_SOCKETS_PER_ADDRESS", "64"))
 # Deals come from a fresh random seed. Tests set this so every game a test plays is
 # dealt from a seed derived from the test's name (games.live.lifecycle._deal_seed);
 # production refuses it (settings.prod): it would make the deals predictable.

@@ -89,6 +89,25 @@ def test_the_socket_rate_limit_comes_from_the_environment(monkeypatch):
         importlib.reload(base)
 
 
+def test_the_socket_caps_come_from_the_environment(monkeypatch):
+    import importlib
+
+    from shuangkou_site.settings import base
+
+    try:
+        monkeypatch.setenv("GAMES_SOCKETS_PER_USER", "3")
+        monkeypatch.setenv("GAMES_SOCKETS_PER_ADDRESS", "500")
+        reloaded = importlib.reload(base)
+        assert (reloaded.GAMES_SOCKETS_PER_USER, reloaded.GAMES_SOCKETS_PER_ADDRESS) == (3, 500)
+        monkeypatch.delenv("GAMES_SOCKETS_PER_USER")
+        monkeypatch.delenv("GAMES_SOCKETS_PER_ADDRESS")
+        reloaded = importlib.reload(base)
+        assert (reloaded.GAMES_SOCKETS_PER_USER, reloaded.GAMES_SOCKETS_PER_ADDRESS) == (8, 64)
+    finally:
+        monkeypatch.undo()
+        importlib.reload(base)
+
+
 def test_test_sockets_keep_the_production_rate_with_a_burst_no_game_reaches():
     from shuangkou_site.settings import base
 
