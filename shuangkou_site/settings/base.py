@@ -188,6 +188,7 @@ LOGGING = {
     "handlers": {"console": {"class": "logging.StreamHandler"}},
     "root": {"handlers": ["console"], "level": os.environ.get("LOG_LEVEL", "INFO")},
 }
+# The starting grant, posted after a player's first settled game (not at sign-up).
 LEDGER_STARTING_COINS = int(os.environ.get("LEDGER_STARTING_COINS", "10000"))
 
 # One process locally; test and prod share a Redis cache so limits hold across processes.
@@ -198,6 +199,12 @@ CACHES = {"default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"
 ACCOUNTS_LOGIN_LIMITS = {
     "username": {"failures": 5, "window_seconds": 600},
     "ip": {"failures": 20, "window_seconds": 600},
+}
+# Sign-ups allowed per client address (client_ip, as above) and window (issue #11:
+# farmed sign-ups). Players behind one NAT share an address, hence not 1.
+ACCOUNTS_SIGNUP_LIMIT = {
+    "signups": int(os.environ.get("ACCOUNTS_SIGNUPS_PER_ADDRESS", "5")),
+    "window_seconds": int(os.environ.get("ACCOUNTS_SIGNUP_WINDOW_SECONDS", "3600")),
 }
 # How many proxies in front of the site append to X-Forwarded-For (0: trust only
 # REMOTE_ADDR). Set it to the number of load balancers, or clients can forge their IP.
