@@ -57,7 +57,7 @@ run: venv messages
 	DJANGO_SETTINGS_MODULE=$(DEV_SETTINGS) $(BIN)/python manage.py seed_demo
 	@echo "Serving http://127.0.0.1:8000 (logins: admin/admin, demo/demo)"
 	DJANGO_SETTINGS_MODULE=$(DEV_SETTINGS) $(BIN)/uvicorn shuangkou_site.asgi:application \
-		--host 127.0.0.1 --port 8000 --lifespan off
+		--host 127.0.0.1 --port 8000 --lifespan off --no-proxy-headers
 
 # Everything, the tests marked slow included: what CI runs (.ci/run).
 test: venv services chromium messages js-test
