@@ -6,7 +6,14 @@ import dj_database_url
 from django.core.exceptions import ImproperlyConfigured
 
 from .base import *  # noqa: F403
-from .base import env_bool, env_list, env_seconds_or_none, redis_cache, redis_channel_layer
+from .base import (
+    MIDDLEWARE,
+    env_bool,
+    env_list,
+    env_seconds_or_none,
+    redis_cache,
+    redis_channel_layer,
+)
 
 
 def required_env(name: str) -> str:
@@ -50,3 +57,13 @@ CSRF_COOKIE_SECURE = True
 SECURE_HSTS_SECONDS = int(os.environ.get("SECURE_HSTS_SECONDS", "0"))
 SECURE_CONTENT_TYPE_NOSNIFF = True
 SECURE_REFERRER_POLICY = "same-origin"
+
+# Static files: WhiteNoise serves collectstatic's output (`python manage.py collectstatic
+# --noinput`, into STATIC_ROOT) with hashed names and gzip/brotli copies, right after the
+# security middleware (its documented place). The storage also rewrites the table page's
+# module imports to the hashed names (shuangkou_site/storage.py).
+MIDDLEWARE = [MIDDLEWARE[0], "whitenoise.middleware.WhiteNoiseMiddleware", *MIDDLEWARE[1:]]
+STORAGES = {
+    "default": {"BACKEND": "django.core.files.storage.FileSystemStorage"},
+    "staticfiles": {"BACKEND": "shuangkou_site.storage.StaticFilesStorage"},
+}
