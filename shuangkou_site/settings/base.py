@@ -230,8 +230,14 @@ GAMES_SOCKET_RATE = {
 # dealt from a seed derived from the test's name (games.live.lifecycle._deal_seed);
 # production refuses it (settings.prod): it would make the deals predictable.
 GAMES_DEAL_SEED = os.environ.get("GAMES_DEAL_SEED", "")
+# Each sweep expires after its interval: a sweep still queued when the next is sent
+# (workers busy or down) is dropped, not run late in a pile-up; the next one does its
+# work (the sweeps claim by conditional updates, so any one run catches up).
 CELERY_BEAT_SCHEDULE = {
-    "sweep-deadlines": {"task": "games.tasks.sweep_deadlines_task", "schedule": 1.0},
-    "sweep-tables": {"task": "games.tasks.sweep_tables_task", "schedule": 2.0},
-    "sweep-unsettled": {"task": "games.tasks.sweep_unsettled_task", "schedule": 30.0},
+    "sweep-deadlines": {"task": "games.tasks.sweep_deadlines_task", "schedule": 1.0,
+                        "options": {"expires": 1.0}},
+    "sweep-tables": {"task": "games.tasks.sweep_tables_task", "schedule": 2.0,
+                     "options": {"expires": 2.0}},
+    "sweep-unsettled": {"task": "games.tasks.sweep_unsettled_task", "schedule": 30.0,
+                        "options": {"expires": 30.0}},
 }

@@ -5,6 +5,8 @@ import os
 import dj_database_url
 from django.core.exceptions import ImproperlyConfigured
 
+from shuangkou_site.error_reporting import init_error_reporting
+
 from .base import *  # noqa: F403
 from .base import (
     MIDDLEWARE,
@@ -67,3 +69,7 @@ STORAGES = {
     "default": {"BACKEND": "django.core.files.storage.FileSystemStorage"},
     "staticfiles": {"BACKEND": "shuangkou_site.storage.StaticFilesStorage"},
 }
+
+# Error reporting (Sentry) only when SENTRY_DSN is set: web processes and Celery workers
+# both load these settings.
+ERROR_REPORTING = init_error_reporting()

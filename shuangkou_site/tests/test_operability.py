@@ -1,0 +1,44 @@
+"""Production's operational settings: optional error reporting, the beat schedule."""
+
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+from django.conf import settings
+
+ROOT = Path(__file__).resolve().parents[2]
+PROBE = ("import django, sentry_sdk; django.setup(); from django.conf import settings; "
+         "print(settings.ERROR_REPORTING, sentry_sdk.get_client().is_active())")
+
+
+def production_process(**extra: str) -> str:
+    """What PROBE prints in a process on the production settings."""
+    env = {key: value for key, value in os.environ.items() if not key.startswith("SENTRY_")}
+    env.update({
+        "DJANGO_SETTINGS_MODULE": "shuangkou_site.settings.prod",
+        "DJANGO_SECRET_KEY": "x" * 50, "ALLOWED_HOSTS": "example.com",
+        "DATABASE_URL": "postgres://nobody@127.0.0.1:1/none",
+        "REDIS_URL": "redis://127.0.0.1:1/0", **extra,
+    })
+    env.pop("GAMES_DEAL_SEED", None)
+    done = subprocess.run([sys.executable, "-c", PROBE], cwd=ROOT, env=env,
+                          capture_output=True, text=True, timeout=60, check=True)
+    return done.stdout.strip()
+
+
+def test_sentry_is_not_started_without_a_dsn():
+    assert production_process() == "False False"
+
+
+def test_sentry_is_started_when_a_dsn_is_set():
+    # A DSN nobody answers at: init sends nothing until there is an error to report.
+    assert production_process(SENTRY_DSN="https://key@sentry.invalid/1") == "True True"
+
+
+@pytest.mark.parametrize("name", sorted(settings.CELERY_BEAT_SCHEDULE))
+def test_every_beat_sweep_expires_within_its_interval(name):
+    entry = settings.CELERY_BEAT_SCHEDULE[name]
+    expires = entry["options"]["expires"]
+    assert 0 < expires <= entry["schedule"]
