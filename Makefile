@@ -18,10 +18,12 @@ PYTEST := PLAYWRIGHT_SKIP_BROWSER_DOWNLOAD=1 DJANGO_SETTINGS_MODULE=$(TEST_SETTI
 venv: $(STAMP)
 
 # Reinstall only when a requirements file changed since the last install.
-$(STAMP): requirements.txt requirements-dev.txt
+# requirements.lock pins every transitive dependency too (pip constraints).
+$(STAMP): requirements.txt requirements-dev.txt requirements.lock
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
 	$(BIN)/python -m pip install --quiet --upgrade pip
-	PLAYWRIGHT_SKIP_BROWSER_DOWNLOAD=1 $(BIN)/python -m pip install --quiet -r requirements-dev.txt
+	PLAYWRIGHT_SKIP_BROWSER_DOWNLOAD=1 $(BIN)/python -m pip install --quiet \
+		-r requirements-dev.txt -c requirements.lock
 	touch $@
 
 services:

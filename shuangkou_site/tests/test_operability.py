@@ -42,3 +42,27 @@ def test_every_beat_sweep_expires_within_its_interval(name):
     entry = settings.CELERY_BEAT_SCHEDULE[name]
     expires = entry["options"]["expires"]
     assert 0 < expires <= entry["schedule"]
+
+
+def pins(path: Path) -> dict[str, str]:
+    """name → version of each ``name==version`` line (extras dropped, names normalised)."""
+    found = {}
+    for line in path.read_text(encoding="utf-8").splitlines():
+        line = line.split("#")[0].strip()
+        if "==" in line:
+            name, version = line.split("==")
+            name = name.split("[")[0].strip().lower().replace("_", "-")
+            found[name] = version.strip()
+    return found
+
+
+def test_the_lock_file_pins_every_requirement_at_its_own_version_and_asgiref():
+    locked = pins(ROOT / "requirements.lock")
+    wanted = {**pins(ROOT / "requirements.txt"), **pins(ROOT / "requirements-dev.txt")}
+
+    assert {name: version for name, version in wanted.items()
+            if locked.get(name) != version} == {}
+    assert "asgiref" in wanted
+    # Transitive ones too (Django's sqlparse, Celery's kombu, uvicorn's h11).
+    assert {"sqlparse", "kombu", "h11"} <= set(locked)
+    assert "-c requirements.lock" in (ROOT / "Makefile").read_text(encoding="utf-8")
