@@ -187,6 +187,8 @@ LOGGING = {
     "disable_existing_loggers": False,
     "handlers": {"console": {"class": "logging.StreamHandler"}},
     "root": {"handlers": ["console"], "level": os.environ.get("LOG_LEVEL", "INFO")},
+    # Action, sweep and settlement timings (games/live/timing.py); WARNING silences them.
+    "loggers": {"games.timing": {"level": os.environ.get("GAMES_TIMING_LOG_LEVEL", "INFO")}},
 }
 # The starting grant, posted after a player's first settled game (not at sign-up).
 LEDGER_STARTING_COINS = int(os.environ.get("LEDGER_STARTING_COINS", "10000"))
