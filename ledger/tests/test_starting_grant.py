@@ -46,3 +46,19 @@ def test_the_grant_follows_the_first_settled_game_exactly_once(settings):
     assert Transaction.objects.filter(key__startswith="grant:signup:").count() == 1
     assert balance_of(alice, Currency.COIN) == 2500
     assert ledger_violations() == []
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_player_who_escapes_their_first_game_gets_no_grant(settings):
+    settings.LEDGER_STARTING_COINS = 2500
+    alice = player_sign_up(username="alice", nickname="Alice", password=PASSWORD)
+    record = start_game_with_bots(alice, make_room("积分场"))  # escaping ends the game
+
+    game_act(user_id=alice.pk, game_id=record.pk, action="leave")
+
+    record.refresh_from_db()
+    assert record.settled_at is not None
+    assert record.result["escaped"] == record.players.index(alice.pk)
+    # Sitting down and leaving must not pay: only a finished game brings the grant.
+    assert not Transaction.objects.filter(key=f"grant:signup:{alice.pk}").exists()
+    assert balance_of(alice, Currency.COIN) == 0
