@@ -18,10 +18,12 @@ PYTEST := PLAYWRIGHT_SKIP_BROWSER_DOWNLOAD=1 DJANGO_SETTINGS_MODULE=$(TEST_SETTI
 venv: $(STAMP)
 
 # Reinstall only when a requirements file changed since the last install.
-$(STAMP): requirements.txt requirements-dev.txt
+# requirements.lock pins every transitive dependency too (pip constraints).
+$(STAMP): requirements.txt requirements-dev.txt requirements.lock
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
 	$(BIN)/python -m pip install --quiet --upgrade pip
-	PLAYWRIGHT_SKIP_BROWSER_DOWNLOAD=1 $(BIN)/python -m pip install --quiet -r requirements-dev.txt
+	PLAYWRIGHT_SKIP_BROWSER_DOWNLOAD=1 $(BIN)/python -m pip install --quiet \
+		-r requirements-dev.txt -c requirements.lock
 	touch $@
 
 services:
@@ -57,7 +59,7 @@ run: venv messages
 	DJANGO_SETTINGS_MODULE=$(DEV_SETTINGS) $(BIN)/python manage.py seed_demo
 	@echo "Serving http://127.0.0.1:8000 (logins: admin/admin, demo/demo)"
 	DJANGO_SETTINGS_MODULE=$(DEV_SETTINGS) $(BIN)/uvicorn shuangkou_site.asgi:application \
-		--host 127.0.0.1 --port 8000 --lifespan off
+		--host 127.0.0.1 --port 8000 --lifespan off --no-proxy-headers
 
 # Everything, the tests marked slow included: what CI runs (.ci/run).
 test: venv services chromium messages js-test

@@ -9,8 +9,6 @@ from django.http import HttpRequest
 from django.utils.translation import gettext as _
 from rest_framework.authtoken.models import Token
 
-from ledger.services import grant_starting_coins
-
 from .models import User
 
 
@@ -30,15 +28,16 @@ def user_ensure(
 
 def player_sign_up(*, username: str, nickname: str, password: str,
                    request: HttpRequest | None = None) -> User:
-    """Create a player and post the starting grant (settings.LEDGER_STARTING_COINS) in
-    one transaction, then log the player in when a request is given. The caller has
-    validated the input (SignUpForm); a username taken meanwhile by a racing sign-up
-    raises ValidationError and writes nothing."""
+    """Create a player, then log the player in when a request is given. No coins yet:
+    the starting grant is posted after the player's first settled game
+    (ledger.services.grant_starting_coins_after_game; docs/ledger.md). The caller has
+    validated the input (SignUpForm) and counted the sign-up against its address
+    (signup_limits); a username taken meanwhile by a racing sign-up raises
+    ValidationError and writes nothing."""
     try:
         with transaction.atomic():
             user = User.objects.create_user(username=username, password=password,
                                             nickname=nickname.strip())
-            grant_starting_coins(user)
     except IntegrityError as error:
         if not User.objects.filter(username=username).exists():
             raise

@@ -22,6 +22,7 @@ from .forms import LoginForm, SignUpForm
 from .models import User
 from .selectors import ladder, level_progress_for_points, player_standing, point_balance
 from .services import player_sign_up
+from .signup_limits import SignUpBlocked, release_sign_up, reserve_sign_up
 
 RECENT_GAMES = 10
 RECENT_ENTRIES = 10
@@ -33,20 +34,33 @@ def sign_up(request: HttpRequest) -> HttpResponse:
     if request.user.is_authenticated:
         return redirect("my-profile")
     form = SignUpForm(request.POST or None)
+    retry_after = None
     if request.method == "POST" and form.is_valid():
         try:
-            player_sign_up(request=request, username=form.cleaned_data["username"],
-                           nickname=form.cleaned_data["nickname"],
-                           password=form.cleaned_data["password1"])
-        except ValidationError as error:
-            form.add_error(None, error)
+            reserve_sign_up(request)
+        except SignUpBlocked as blocked:
+            form.add_error(None, _("此网络地址注册次数过多，请 %(minutes)d 分钟后再试。")
+                           % {"minutes": blocked.minutes})
+            retry_after = blocked.retry_after_seconds
         else:
-            messages.success(request, _("注册成功，已赠送 %(coins)d 游戏币。")
-                             % {"coins": settings.LEDGER_STARTING_COINS})
-            return redirect(_safe_next(request) or "my-profile")
-    return render(request, "registration/signup.html", {
+            try:
+                player_sign_up(request=request, username=form.cleaned_data["username"],
+                               nickname=form.cleaned_data["nickname"],
+                               password=form.cleaned_data["password1"])
+            except ValidationError as error:
+                release_sign_up(request)
+                form.add_error(None, error)
+            else:
+                messages.success(request, _("注册成功。打完第一局后将赠送 %(coins)d 游戏币。")
+                                 % {"coins": settings.LEDGER_STARTING_COINS})
+                return redirect(_safe_next(request) or "my-profile")
+    response = render(request, "registration/signup.html", {
         "form": form, "next": _safe_next(request) or "",
-        "starting_coins": settings.LEDGER_STARTING_COINS})
+        "starting_coins": settings.LEDGER_STARTING_COINS},
+        status=200 if retry_after is None else 429)
+    if retry_after is not None:
+        response["Retry-After"] = str(retry_after)
+    return response
 
 
 def _safe_next(request: HttpRequest) -> str | None:

@@ -205,12 +205,40 @@ def grant_coins(*, user: User, amount: int, key: str, memo: str = "") -> Transac
     ])
 
 
+def starting_grant_key(user_id: int) -> str:
+    return f"grant:signup:{user_id}"
+
+
 def grant_starting_coins(user: User) -> Transaction | None:
     amount = settings.LEDGER_STARTING_COINS
     if amount <= 0:
         return None
-    return grant_coins(user=user, amount=amount, key=f"grant:signup:{user.pk}",
+    return grant_coins(user=user, amount=amount, key=starting_grant_key(user.pk),
                        memo="新玩家赠送")
+
+
+def grant_starting_coins_after_game(player_ids: Iterable[int]) -> list[Transaction]:
+    """The starting grant of each human player among ``player_ids`` who has not had it
+    yet: new coins enter the economy after a player's first settled game, not at
+    sign-up, so an account made only to collect coins must sit a whole game first
+    (docs/ledger.md, "How coins enter the economy"). Bots (users with a BotPlayer row)
+    never get it. Call inside the settlement's transaction. Players who have it are
+    skipped by key before posting, so a later change of LEDGER_STARTING_COINS is not a
+    conflicting repost of the same key."""
+    humans = User.objects.filter(pk__in=list(player_ids), bot_player__isnull=True) \
+        .order_by("pk")
+    keys = {player.pk: starting_grant_key(player.pk) for player in humans}
+    if not keys:
+        return []
+    granted = set(Transaction.objects.filter(key__in=keys.values())
+                  .values_list("key", flat=True))
+    posted = []
+    for player in humans:
+        if keys[player.pk] not in granted:
+            grant = grant_starting_coins(player)
+            if grant is not None:
+                posted.append(grant)
+    return posted
 
 
 def adjust_balance(*, user: User, currency: Currency | str, amount: int, reason: str,

@@ -26,5 +26,5 @@ urlpatterns = [
 ]
 
 # uvicorn serves no static files: while DEBUG is on Django does (this adds nothing
-# otherwise); in production the load balancer serves the output of collectstatic.
+# otherwise); in production WhiteNoise serves the output of collectstatic (settings/prod.py).
 urlpatterns += staticfiles_urlpatterns()

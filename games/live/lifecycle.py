@@ -27,6 +27,7 @@ from games.live import warm_engines
 from games.live.bot_accounts import bot_user_ids, stand_bots_if_alone
 from games.live.broadcast import announce_seats, seat_group, send_after_commit, table_group
 from games.live.refusals import engine_message
+from games.live.timing import log_settlement_lag, log_sweep_lag, timed_action
 from games.models import GameEvent, GameRecord, Room, Seat, Table
 from games.settlement.settle import post_settlement
 from ledger.models import Currency
@@ -82,6 +83,7 @@ def game_start(table: Table, seats: list[Seat]) -> GameRecord:
     return record
 
 
+@timed_action
 def game_act(*, user_id: int, game_id: int, action: str, cards: str | list | None = None,
              reading: dict | None = None, on: bool | None = None,
              client_seq: int | None = None) -> list[dict]:
@@ -149,6 +151,7 @@ def game_deadline(*, game_id: int, seq: int) -> list[dict]:
                           deadline__lte=timezone.now()).select_related("room").first())
         if record is None:
             return []
+        log_sweep_lag(record)
         game = warm_engines.engine_for(record)
         mark = len(game.events)
         if not _automatic_move(record, game):
@@ -181,6 +184,7 @@ def game_settle(*, game_id: int) -> bool:
         event = {"seq": record.seq, "type": "settled", **summary}
         GameEvent.objects.create(game=record, seq=record.seq, type="settled", data=event)
         record.save(update_fields=["settled_at", "settlement", "seq"])
+        log_settlement_lag(record)
         _reopen_table(record, record.result.get("escaped"))
         send_after_commit(table_group(record.table_id), {
             "type": "game.events", "game": record.pk, "seq": record.seq, "turn": None,

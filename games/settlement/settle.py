@@ -8,7 +8,7 @@ from accounts.models import User
 from games.engine.rulesets import RuleSet
 from games.models import GameEvent, GameRecord
 from ledger.models import Currency, Leg
-from ledger.services import Escape, settle_game
+from ledger.services import Escape, grant_starting_coins_after_game, settle_game
 
 
 def post_settlement(record: GameRecord) -> dict:
@@ -30,7 +30,13 @@ def post_settlement(record: GameRecord) -> dict:
     posted = settle_game(game_key=record.ledger_key, players=players, scores=scores,
                          stake_unit=terms["stake_unit"], coins=terms["coins"],
                          coefficient=terms["coefficient"], fee=terms["fee"], escape=escape)
-    return _summary(posted, record.players)
+    summary = _summary(posted, record.players)
+    # New coins enter the economy here, after a player's first settled game, not at
+    # sign-up (issue #11: farmed sign-ups). In this transaction: settled means granted.
+    # An escaper did not finish the game, or sitting down and leaving would pay.
+    grant_starting_coins_after_game(
+        user_id for seat, user_id in enumerate(record.players) if seat != escaped)
+    return summary
 
 
 def _dealt_rules(record: GameRecord) -> RuleSet:

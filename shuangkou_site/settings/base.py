@@ -220,7 +220,10 @@ LOGGING = {
     "disable_existing_loggers": False,
     "handlers": {"console": {"class": "logging.StreamHandler"}},
     "root": {"handlers": ["console"], "level": os.environ.get("LOG_LEVEL", "INFO")},
+    # Action, sweep and settlement timings (games/live/timing.py); WARNING silences them.
+    "loggers": {"games.timing": {"level": os.environ.get("GAMES_TIMING_LOG_LEVEL", "INFO")}},
 }
+# The starting grant, posted after a player's first settled game (not at sign-up).
 LEDGER_STARTING_COINS = int(os.environ.get("LEDGER_STARTING_COINS", "10000"))
 
 # One process locally; test and prod share a Redis cache so limits hold across processes.
@@ -231,6 +234,12 @@ CACHES = {"default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"
 ACCOUNTS_LOGIN_LIMITS = {
     "username": {"failures": 5, "window_seconds": 600},
     "ip": {"failures": 20, "window_seconds": 600},
+}
+# Sign-ups allowed per client address (client_ip, as above) and window (issue #11:
+# farmed sign-ups). Players behind one NAT share an address, hence not 1.
+ACCOUNTS_SIGNUP_LIMIT = {
+    "signups": int(os.environ.get("ACCOUNTS_SIGNUPS_PER_ADDRESS", "5")),
+    "window_seconds": int(os.environ.get("ACCOUNTS_SIGNUP_WINDOW_SECONDS", "3600")),
 }
 # How many proxies in front of the site append to X-Forwarded-For (0: trust only
 # REMOTE_ADDR). Set it to the number of load balancers, or clients can forge their IP.
@@ -273,11 +282,18 @@ HEALTH_REDIS_TIMEOUT_SECONDS = float(os.environ.get("HEALTH_REDIS_TIMEOUT_SECOND
 HEALTH_SWEEPER_LAG_LIMIT_SECONDS = float(os.environ.get("HEALTH_SWEEPER_LAG_LIMIT_SECONDS", "30"))
 HEALTH_UNSETTLED_AGE_LIMIT_SECONDS = float(
     os.environ.get("HEALTH_UNSETTLED_AGE_LIMIT_SECONDS", "300"))
+# Each sweep expires after its interval: a sweep still queued when the next is sent
+# (workers busy or down) is dropped, not run late in a pile-up; the next one does its
+# work (the sweeps claim by conditional updates, so any one run catches up).
 CELERY_BEAT_SCHEDULE = {
-    "sweep-deadlines": {"task": "games.tasks.sweep_deadlines_task", "schedule": 1.0},
+    "sweep-deadlines": {"task": "games.tasks.sweep_deadlines_task", "schedule": 1.0,
+                        "options": {"expires": 1.0}},
     # Games the channel layer failed to tell (games.live.delivery): every second, so a
     # table hears again within a second of the layer coming back.
-    "sweep-undelivered": {"task": "games.tasks.sweep_undelivered_task", "schedule": 1.0},
-    "sweep-tables": {"task": "games.tasks.sweep_tables_task", "schedule": 2.0},
-    "sweep-unsettled": {"task": "games.tasks.sweep_unsettled_task", "schedule": 30.0},
+    "sweep-undelivered": {"task": "games.tasks.sweep_undelivered_task", "schedule": 1.0,
+                          "options": {"expires": 1.0}},
+    "sweep-tables": {"task": "games.tasks.sweep_tables_task", "schedule": 2.0,
+                     "options": {"expires": 2.0}},
+    "sweep-unsettled": {"task": "games.tasks.sweep_unsettled_task", "schedule": 30.0,
+                        "options": {"expires": 30.0}},
 }

@@ -4,8 +4,17 @@ import os
 
 from django.core.exceptions import ImproperlyConfigured
 
+from shuangkou_site.error_reporting import init_error_reporting
+
 from .base import *  # noqa: F403
-from .base import env_bool, env_list, pooled_postgres, redis_cache, redis_channel_layer
+from .base import (
+    MIDDLEWARE,
+    env_bool,
+    env_list,
+    pooled_postgres,
+    redis_cache,
+    redis_channel_layer,
+)
 
 
 def required_env(name: str) -> str:
@@ -48,3 +57,17 @@ CSRF_COOKIE_SECURE = True
 SECURE_HSTS_SECONDS = int(os.environ.get("SECURE_HSTS_SECONDS", "0"))
 SECURE_CONTENT_TYPE_NOSNIFF = True
 SECURE_REFERRER_POLICY = "same-origin"
+
+# Static files: WhiteNoise serves collectstatic's output (`python manage.py collectstatic
+# --noinput`, into STATIC_ROOT) with hashed names and gzip/brotli copies, right after the
+# security middleware (its documented place). The storage also rewrites the table page's
+# module imports to the hashed names (shuangkou_site/storage.py).
+MIDDLEWARE = [MIDDLEWARE[0], "whitenoise.middleware.WhiteNoiseMiddleware", *MIDDLEWARE[1:]]
+STORAGES = {
+    "default": {"BACKEND": "django.core.files.storage.FileSystemStorage"},
+    "staticfiles": {"BACKEND": "shuangkou_site.storage.StaticFilesStorage"},
+}
+
+# Error reporting (Sentry) only when SENTRY_DSN is set: web processes and Celery workers
+# both load these settings.
+ERROR_REPORTING = init_error_reporting()

@@ -164,9 +164,10 @@ def test_without_a_choice_the_browsers_language_is_used(client):
 # --- the pages -----------------------------------------------------------------------------
 
 @pytest.fixture
-def world(transactional_db) -> dict:
-    """Alice signed up (the starting grant), played a points game to its end beside
-    three bots (托管 played for her) and is still seated at its table."""
+def world(transactional_db, settings) -> dict:
+    """Alice signed up, played a points game to its end beside three bots (托管 played
+    for her; the starting grant followed it) and is still seated at its table."""
+    settings.LEDGER_STARTING_COINS = 10000
     # The shipped ladder (a data migration: transactional tests flush it), for the titles.
     for number, title, min_points in import_module("accounts.migrations.0003_level_table").LADDER:
         Level.objects.update_or_create(number=number,
