@@ -10,8 +10,10 @@ import psycopg
 
 
 def hammer(port: int, *, requests: int, concurrency: int,
-           paths: tuple[str, ...] = ("/healthz", "/")) -> list[int]:
-    """GET ``paths`` in turn ``requests`` times, ``concurrency`` at once; the statuses."""
+           paths: tuple[str, ...] = ("/healthz", "/api/rooms")) -> list[int]:
+    """GET ``paths`` in turn ``requests`` times, ``concurrency`` at once; the statuses.
+    Both default paths are sync views that query the database and render no template:
+    a production server's pages need ``collectstatic``'s manifest first."""
 
     def get(number: int) -> int:
         url = f"http://127.0.0.1:{port}{paths[number % len(paths)]}"
