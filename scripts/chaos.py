@@ -292,11 +292,13 @@ class Chaos:
         stop = asyncio.Event()
 
         async def one() -> None:
+            opened = False
             try:
                 async with connect(url, origin=f"http://127.0.0.1:{self.args.web_ports[0]}",
                                    additional_headers={"Cookie": f"sessionid={session}"},
                                    open_timeout=30, max_queue=None) as socket:
                     counts["opened"] += 1
+                    opened = True
 
                     async def read() -> None:
                         async for raw in socket:
@@ -312,7 +314,7 @@ class Chaos:
                             pass
                     reader.cancel()
             except Exception:
-                counts["refused" if counts["opened"] == 0 else "dropped"] += 1
+                counts["dropped" if opened else "refused"] += 1
 
         before = len(self.stats.latencies)
         base_p99 = _percentile(self.stats.latencies[-500:], 0.99)
