@@ -152,15 +152,21 @@ class Stack:
             done = self.manage(*argv)
             if done.returncode:
                 raise RuntimeError(f"manage.py {argv[0]} failed:\n{done.stderr[-2000:]}")
+        with open(os.path.join(self.dir, "plan.json")) as handle:
+            plan = json.load(handle)
+        # loadtest_prepare's room gives 60 s a turn: no outage shorter than that could
+        # cost anyone a timeout. The room is read at each deadline, so set it before play.
+        self.sql("UPDATE games_room SET turn_seconds = %s, first_turn_seconds = %s "
+                 "WHERE id = %s", (self.args.turn_seconds, self.args.turn_seconds, plan["room"]))
         for name in ("web0", "web1", "worker", "beat"):
             self.start(name)
-        with open(os.path.join(self.dir, "plan.json")) as handle:
-            return json.load(handle)
+        return plan
 
     def sql(self, query: str, params: tuple = ()) -> list[tuple]:
         with psycopg.connect(f"{self.pg}/{self.db}?application_name=chaos-probe",
                              autocommit=True, connect_timeout=5) as conn:
-            return conn.execute(query, params).fetchall()
+            cursor = conn.execute(query, params)
+            return cursor.fetchall() if cursor.description else []
 
     def cleanup(self) -> None:
         for name in ("web0", "web1", "beat", "worker", "redis"):
@@ -505,6 +511,9 @@ def parse_args(argv=None) -> argparse.Namespace:
                         help="database connections a web process may hold at once")
     parser.add_argument("--timeout-grace", type=float, default=10,
                         help="seconds after an outage whose timeouts count as charged for it")
+    parser.add_argument("--turn-seconds", type=int, default=None,
+                        help="the tables' turn time limit (at least 5): shorter than an "
+                             "outage, so an outage can cost a timeout")
     parser.add_argument("--think", type=float, default=None)
     parser.add_argument("--jitter", type=float, default=0.3)
     parser.add_argument("--idle", type=float, default=10,
@@ -521,9 +530,10 @@ def parse_args(argv=None) -> argparse.Namespace:
     parser.add_argument("--seed", type=int, default=1)
     args = parser.parse_args(argv)
     quick = {"duration": 300, "grace": 150, "settle": 10, "worker_down": 5, "redis_down": 5,
-             "beat_down": 20, "flood_seconds": 15, "think": 0.5}
+             "beat_down": 20, "flood_seconds": 15, "think": 0.5, "turn_seconds": 5}
     full = {"duration": 1200, "grace": 300, "settle": 30, "worker_down": 30, "redis_down": 20,
-            "beat_down": 120, "flood_seconds": 60, "think": 1.0}
+            "beat_down": 120, "flood_seconds": 60, "think": 1.0,
+            "turn_seconds": 15}
     for key, value in (quick if args.quick else full).items():
         if getattr(args, key) is None:
             setattr(args, key, value)
