@@ -516,9 +516,10 @@ def parse_args(argv=None) -> argparse.Namespace:
                              "outage, so an outage can cost a timeout")
     parser.add_argument("--think", type=float, default=None)
     parser.add_argument("--jitter", type=float, default=0.3)
-    parser.add_argument("--idle", type=float, default=10,
+    parser.add_argument("--idle", type=float, default=None,
                         help="seconds of silence in a game after which a client asks for a "
-                             "snapshot")
+                             "snapshot (default: half --turn-seconds, at most 10), so a "
+                             "timeout charged is the server's doing, not a slow client's")
     parser.add_argument("--sample-every", type=float, default=1.0)
     parser.add_argument("--web-ports", type=int, nargs=2, default=[8190, 8191])
     parser.add_argument("--redis-port", type=int, default=6390)
@@ -537,6 +538,8 @@ def parse_args(argv=None) -> argparse.Namespace:
     for key, value in (quick if args.quick else full).items():
         if getattr(args, key) is None:
             setattr(args, key, value)
+    if args.idle is None:
+        args.idle = min(10.0, args.turn_seconds / 2)
     return args
 
 
