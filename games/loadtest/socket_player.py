@@ -188,3 +188,89 @@ class BotClient(FollowsView):
 
     async def _send(self, message: dict) -> None:
         await self.socket.send(json.dumps(message))
+
+
+class ReconnectingBotClient(BotClient):
+    """A BotClient that survives its server: when the socket drops (a web process
+    killed, a restart) it reconnects with a backoff and catches up from the snapshot
+    the server sends on connect. A watchdog asks for a snapshot when nothing has come
+    for ``idle`` seconds in a game (a message the layer lost while Redis was down
+    leaves no gap to notice). Counts its reconnects in ``reconnects``."""
+
+    def __init__(self, *args, idle: float = 10.0, **kwargs) -> None:
+        super().__init__(*args, **kwargs)
+        self.idle = idle
+        self.reconnects = 0
+        self.ready_wait = 5.0
+        self._readied: dict = {}  # game id -> when this client said ready after it
+        self._heard = time.perf_counter()
+
+    async def run(self, until: float, keep_playing: bool = True) -> None:
+        from websockets.exceptions import ConnectionClosed, InvalidHandshake
+
+        self.stop_after = until
+        delay = 0.2
+        first = True
+        while True:
+            try:
+                await self._session(until, keep_playing, first)
+                return
+            except (TimeoutError, ConnectionClosed, OSError, InvalidHandshake):
+                pass
+            if time.perf_counter() > self.stop_after + 600:
+                raise RuntimeError("could not reconnect")
+            first = False
+            self.reconnects += 1
+            self._acting = False
+            await asyncio.sleep(delay * (0.5 + self.rng.random()))
+            delay = min(delay * 2, 2.0)
+
+    async def _session(self, until: float, keep_playing: bool, first: bool) -> None:
+        headers = {"Cookie": f"sessionid={self.session}"}
+        async with connect(self.url, origin=self.origin, additional_headers=headers,
+                           open_timeout=10, max_queue=256) as socket:
+            self.socket = socket
+            self._heard = time.perf_counter()
+            if first or not self.playing:
+                await self._send({"type": "ready"})
+            watchdog = asyncio.get_running_loop().create_task(self._watch())
+            try:
+                async for raw in socket:
+                    self._heard = time.perf_counter()
+                    await self._handle(json.loads(raw))
+                    if not self.playing and (time.perf_counter() > self.stop_after
+                                             or not keep_playing) \
+                            and self.game_id in self.stats.games_settled \
+                            and not self._next_game_may_start():
+                        return
+            finally:
+                watchdog.cancel()
+            raise ConnectionError("closed by the server")
+
+    async def _settled(self) -> None:
+        if time.perf_counter() < self.stop_after and self.game_id not in self._readied:
+            self._readied[self.game_id] = time.perf_counter()
+        await super()._settled()
+
+    def _next_game_may_start(self) -> bool:
+        """Whether this client said ready after its last game only a moment ago: if the
+        other seats did too before they were told to stop, the next game starts and
+        must be played, not left to the server's bots."""
+        readied = self._readied.get(self.game_id)
+        return readied is not None and time.perf_counter() - readied < self.ready_wait
+
+    async def _send(self, message: dict) -> None:
+        from websockets.exceptions import ConnectionClosed
+
+        try:
+            await super()._send(message)
+        except ConnectionClosed:
+            self._acted_at = None  # not sent: the snapshot after reconnecting says what to do
+
+    async def _watch(self) -> None:
+        while True:
+            await asyncio.sleep(self.idle / 2)
+            if time.perf_counter() - self._heard > self.idle:
+                self._heard = time.perf_counter()
+                self._acted_at = None  # our last action may have been lost with its reply
+                await self._send({"type": "snapshot"})
