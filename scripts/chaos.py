@@ -1,7 +1,7 @@
 #!/usr/bin/env python
 """Chaos test: bot tables play over real WebSockets while faults are injected one by one.
 
-    python scripts/chaos.py [--quick] [--tables 8] [--duration 900] [--max-connections 4]
+    python scripts/chaos.py [--quick] [--tables 8] [--duration 900] [--max-connections 10]
 
 Starts and owns everything itself: a fresh PostgreSQL database (createdb, migrate,
 loadtest_prepare), a private redis-server (--redis-port, default 6390), two uvicorn
@@ -76,11 +76,18 @@ class Stack:
         return {**os.environ, "DJANGO_SETTINGS_MODULE": "shuangkou_site.settings.prod",
                 "DJANGO_SECRET_KEY": "chaos", "DATABASE_URL": url, "REDIS_URL": self.redis_url,
                 "ALLOWED_HOSTS": "127.0.0.1", "SECURE_SSL_REDIRECT": "0", "LOG_LEVEL": "ERROR",
-                "PYTHONUNBUFFERED": "1"}
+                "PYTHONUNBUFFERED": "1",
+                # Each process's connections by name in pg_stat_activity, and its pool
+                # bounded by the target the run checks (settings.base.pooled_postgres).
+                "DB_APPLICATION_NAME": f"chaos-{name}" if name else "chaos",
+                "DB_POOL_MAX_SIZE": str(self.args.max_connections),
+                # Every simulated player connects from 127.0.0.1: the per-address socket
+                # cap would refuse the tables themselves. The per-user cap stays on.
+                "GAMES_SOCKETS_PER_ADDRESS": "100000"}
 
     def commands(self) -> dict[str, list[str]]:
         web = [os.path.join(BIN, "uvicorn"), "shuangkou_site.asgi:application",
-               "--host", "127.0.0.1", "--lifespan", "off", "--port"]
+               "--host", "127.0.0.1", "--lifespan", "off", "--no-proxy-headers", "--port"]
         return {
             "redis": ["redis-server", "--port", str(self.args.redis_port), "--bind", "127.0.0.1",
                       "--save", "", "--appendonly", "no", "--dir", self.dir],
@@ -507,7 +514,7 @@ def parse_args(argv=None) -> argparse.Namespace:
     parser.add_argument("--flood-seconds", type=float, default=None)
     parser.add_argument("--max-flood-p99", type=float, default=1.0,
                         help="seconds: other tables' p99 during the flood must stay below")
-    parser.add_argument("--max-connections", type=int, default=4,
+    parser.add_argument("--max-connections", type=int, default=10,
                         help="database connections a web process may hold at once")
     parser.add_argument("--timeout-grace", type=float, default=10,
                         help="seconds after an outage whose timeouts count as charged for it")
