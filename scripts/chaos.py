@@ -24,6 +24,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import contextlib
 import json
 import os
 import random
@@ -43,6 +44,7 @@ sys.path.insert(0, os.path.join(ROOT, "scripts"))
 import psycopg  # noqa: E402
 from loadtest import _percentile  # noqa: E402
 from websockets.asyncio.client import connect  # noqa: E402
+from websockets.exceptions import ConnectionClosed  # noqa: E402
 
 from games.loadtest.socket_player import ReconnectingBotClient, Stats  # noqa: E402
 
@@ -301,7 +303,8 @@ class Chaos:
         spare = self.plan["tables"][self.args.tables]
         session = spare["seats"][0]["session"]
         url = f"ws://127.0.0.1:{self.args.web_ports[0]}/ws/table/{spare['table']}/"
-        counts = {"opened": 0, "refused": 0, "snapshots": 0, "errors": 0, "dropped": 0}
+        counts = {"opened": 0, "refused": 0, "capped": 0, "snapshots": 0, "errors": 0,
+                  "dropped": 0}
         stop = asyncio.Event()
 
         async def one() -> None:
@@ -314,10 +317,11 @@ class Chaos:
                     opened = True
 
                     async def read() -> None:
-                        async for raw in socket:
-                            kind = json.loads(raw).get("type")
-                            if kind in ("snapshot", "error"):
-                                counts[kind + "s"] += 1
+                        with contextlib.suppress(ConnectionClosed):  # one() counts the close
+                            async for raw in socket:
+                                kind = json.loads(raw).get("type")
+                                if kind in ("snapshot", "error"):
+                                    counts[kind + "s"] += 1
                     reader = asyncio.create_task(read())
                     while not stop.is_set():
                         await socket.send(json.dumps({"type": "snapshot"}))
@@ -326,6 +330,10 @@ class Chaos:
                         except TimeoutError:
                             pass
                     reader.cancel()
+            except ConnectionClosed as closed:
+                # 4429: the per-user socket cap closed it (docs/protocol.md), as it should.
+                capped = closed.rcvd is not None and closed.rcvd.code == 4429
+                counts["capped" if capped else "dropped" if opened else "refused"] += 1
             except Exception:
                 counts["dropped" if opened else "refused"] += 1
 
@@ -455,6 +463,7 @@ class Chaos:
         if self.flood:
             f = self.flood
             lines.append(f"flood: {f['opened']} sockets opened, {f['refused']} refused, "
+                         f"{f['capped']} closed by the per-user cap (4429), "
                          f"{f['dropped']} dropped, {f['snapshots']} snapshots, {f['errors']} "
                          f"errors; other tables' p99 during it {f['p99'] * 1000:.0f} ms over "
                          f"{f['samples']} samples (before {f['before_p99'] * 1000:.0f} ms)")
