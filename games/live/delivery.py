@@ -17,7 +17,7 @@ from django.db import transaction
 
 from games.live import warm_engines
 from games.live.broadcast import send_confirmed, table_group
-from games.live.lifecycle import fresh_deadline
+from games.live.lifecycle import turn_deadline
 from games.models import GameRecord
 
 BATCH = 200
@@ -66,7 +66,7 @@ def game_reannounce(*, game_id: int) -> bool:
         marked = record.undelivered_since
         if record.status == GameRecord.Status.PLAYING:
             game = warm_engines.engine_for(record)
-            record.deadline = fresh_deadline(record, game)
+            record.deadline = turn_deadline(record, game)
             record.save(update_fields=["deadline"])
             warm_engines.remember(record.pk, game)
     # After the commit: the snapshots the sockets read carry the new deadline.

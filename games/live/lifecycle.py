@@ -160,7 +160,7 @@ def game_deadline(*, game_id: int, seq: int) -> list[dict]:
                 # GUIDE: a fault of the server never counts against a player). No timeout:
                 # the turn's full time again; games.live.delivery gives it afresh once
                 # the table has been told.
-                record.deadline = _deadline(record, game)
+                record.deadline = turn_deadline(record, game)
                 record.save(update_fields=["deadline"])
                 warm_engines.remember(record.pk, game)
                 return []
@@ -283,7 +283,7 @@ def _commit(record: GameRecord, game: Game, mark: int) -> list[dict]:
          for event in new])
     record.seq = len(game.events)
     record.turn = game.turn
-    record.deadline = _deadline(record, game)
+    record.deadline = turn_deadline(record, game)
     fields = ["seq", "turn", "deadline"]
     if game.status == "ended":
         record.status = GameRecord.Status.ENDED
@@ -306,13 +306,9 @@ def _commit(record: GameRecord, game: Game, mark: int) -> list[dict]:
     return public
 
 
-def fresh_deadline(record: GameRecord, game: Game):
+def turn_deadline(record: GameRecord, game: Game):
     """The deadline of the turn to play now, given its full time (call with the game
-    row locked; games.live.delivery after an outage)."""
-    return _deadline(record, game)
-
-
-def _deadline(record: GameRecord, game: Game):
+    row locked): after each step, and again after an outage (games.live.delivery)."""
     if game.status != "playing":
         return None
     room: Room = record.room

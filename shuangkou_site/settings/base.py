@@ -221,7 +221,11 @@ LOGGING = {
     "handlers": {"console": {"class": "logging.StreamHandler"}},
     "root": {"handlers": ["console"], "level": os.environ.get("LOG_LEVEL", "INFO")},
     # Action, sweep and settlement timings (games/live/timing.py); WARNING silences them.
-    "loggers": {"games.timing": {"level": os.environ.get("GAMES_TIMING_LOG_LEVEL", "INFO")}},
+    # By default they follow LOG_LEVEL: a logger's own level passes its records to the
+    # root's handlers whatever the root's level, so LOG_LEVEL=ERROR alone (the load
+    # test's) would still write a line per action, on the live path's database thread.
+    "loggers": {"games.timing": {"level": os.environ.get(
+        "GAMES_TIMING_LOG_LEVEL", os.environ.get("LOG_LEVEL", "INFO"))}},
 }
 # The starting grant, posted after a player's first settled game (not at sign-up).
 LEDGER_STARTING_COINS = int(os.environ.get("LEDGER_STARTING_COINS", "10000"))
