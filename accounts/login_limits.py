@@ -62,18 +62,24 @@ def login_limits() -> dict[str, Limit]:
 
 
 def client_ip(request: HttpRequest | None) -> str:
-    """REMOTE_ADDR, or the address the nearest trusted proxy saw: with N trusted proxies
-    the N-th address from the right of X-Forwarded-For (the ones further left are
-    whatever the client sent)."""
+    """The client address of an HTTP request (``client_address``)."""
     if request is None:
         return "unknown"
+    return client_address(request.META.get("REMOTE_ADDR"),
+                          request.META.get("HTTP_X_FORWARDED_FOR", "")) or "unknown"
+
+
+def client_address(peer: str | None, forwarded_for: str) -> str | None:
+    """The one rule for a client's address, for pages and sockets alike: the socket's
+    peer, or, behind ACCOUNTS_TRUSTED_PROXY_COUNT = N proxies, the N-th address from
+    the right of X-Forwarded-For (the ones further left are whatever the client sent).
+    The ASGI server trusts no proxy header itself (uvicorn --no-proxy-headers, README)."""
     proxies = settings.ACCOUNTS_TRUSTED_PROXY_COUNT
     if proxies > 0:
-        forwarded = [part.strip() for part in
-                     request.META.get("HTTP_X_FORWARDED_FOR", "").split(",") if part.strip()]
+        forwarded = [part.strip() for part in forwarded_for.split(",") if part.strip()]
         if forwarded:
             return forwarded[-min(proxies, len(forwarded))]
-    return request.META.get("REMOTE_ADDR") or "unknown"
+    return peer or None
 
 
 def authenticate_limited(request: HttpRequest | None, *, username: str,

@@ -14,6 +14,8 @@ from collections import Counter
 
 from django.conf import settings
 
+from accounts import login_limits
+
 CLOSE_TOO_MANY = 4429
 
 _lock = threading.Lock()
@@ -22,10 +24,13 @@ _per_address: Counter[str] = Counter()
 
 
 def client_address(scope: dict) -> str | None:
-    """The ASGI server's client host: uvicorn puts the proxy-forwarded address there
-    when the proxy is trusted (--forwarded-allow-ips, GUIDE)."""
+    """The socket's client address, by the site's one rule for it (behind trusted
+    proxies, from X-Forwarded-For: accounts.login_limits.client_address); otherwise the
+    peer, which behind a proxy would put every player in one address's cap."""
     client = scope.get("client")
-    return str(client[0]) if client else None
+    headers = dict(scope.get("headers") or ())
+    return login_limits.client_address(str(client[0]) if client else None,
+                                       headers.get(b"x-forwarded-for", b"").decode("latin-1"))
 
 
 def admit(user_id: int, address: str | None) -> bool:

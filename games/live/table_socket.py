@@ -82,7 +82,7 @@ class TableConsumer(DirectDispatchMixin, AsyncJsonWebsocketConsumer):
             # connected already (issue #11).
             logger.exception("table %s: connecting user %s failed", self.table_id, user.pk)
             self.connect_failed = True
-            await self._error(ActionError(_("服务器出错了，请重试"), code="server_error"))
+            await self._server_error()
             await self.close(code=1011)
 
     async def disconnect(self, code: int) -> None:
@@ -111,7 +111,7 @@ class TableConsumer(DirectDispatchMixin, AsyncJsonWebsocketConsumer):
                 raise
             logger.exception("table %s: %s for user %s failed", self.table_id,
                              message["type"], getattr(self, "user_id", None))
-            await self._error(ActionError(_("服务器出错了，请重试"), code="server_error"))
+            await self._server_error()
 
     # --- from the client ----------------------------------------------------------------
 
@@ -125,7 +125,7 @@ class TableConsumer(DirectDispatchMixin, AsyncJsonWebsocketConsumer):
         except Exception:
             logger.exception("table %s: a message from user %s failed", self.table_id,
                              getattr(self, "user_id", None))
-            await self._error(ActionError(_("服务器出错了，请重试"), code="server_error"))
+            await self._server_error()
 
     async def _receive(self, text_data: str | None) -> None:
         if text_data is None or len(text_data.encode()) > MAX_MESSAGE_BYTES:
@@ -272,6 +272,11 @@ class TableConsumer(DirectDispatchMixin, AsyncJsonWebsocketConsumer):
     async def _send_snapshot(self, ref=None) -> None:
         snapshot = await shared_snapshot(self.table_id, self.user_id)
         await self.send_json(snapshot if ref is None else {**snapshot, "ref": ref})
+
+    async def _server_error(self) -> None:
+        """Something failed on the server's side (logged by the caller): say so, with a
+        code a client acts on, and keep the socket (docs/protocol.md, ``server_error``)."""
+        await self._error(ActionError(_("服务器出错了，请重试"), code="server_error"))
 
     async def _error(self, error: ActionError, content: dict | None = None) -> None:
         with translation.override(self.language):

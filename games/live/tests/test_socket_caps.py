@@ -106,3 +106,15 @@ def test_one_users_snapshot_requests_share_one_database_read(monkeypatch):
     # Nothing stays in flight: a later request reads again.
     assert later["ref"] == "later" and reads[len(first_round):] == [alice.pk]
     assert table_socket._snapshots_in_flight == {}
+
+
+def test_behind_trusted_proxies_a_sockets_address_is_the_forwarded_one(settings):
+    """Sockets count against the player's address by the rule pages use, not against
+    the load balancer's: with one trusted proxy, the last X-Forwarded-For address."""
+    scope = {"client": ["10.0.0.5", 40000],
+             "headers": [(b"x-forwarded-for", b"6.6.6.6, 203.0.113.7")]}
+    settings.ACCOUNTS_TRUSTED_PROXY_COUNT = 0
+    assert socket_caps.client_address(scope) == "10.0.0.5"  # a forged header is ignored
+    settings.ACCOUNTS_TRUSTED_PROXY_COUNT = 1
+    assert socket_caps.client_address(scope) == "203.0.113.7"
+    assert socket_caps.client_address({"client": None, "headers": []}) is None
