@@ -28,165 +28,26 @@ import contextlib
 import json
 import os
 import random
-import shutil
 import signal
 import subprocess
 import sys
-import tempfile
 import time
-import urllib.request
 from datetime import UTC, datetime, timedelta
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 sys.path.insert(0, ROOT)
 sys.path.insert(0, os.path.join(ROOT, "scripts"))
 
-import psycopg  # noqa: E402
 from loadtest import _percentile  # noqa: E402
+from stack import Stack, add_stack_arguments, log  # noqa: E402
 from websockets.asyncio.client import connect  # noqa: E402
 from websockets.exceptions import ConnectionClosed  # noqa: E402
 
 from games.loadtest.socket_player import ReconnectingBotClient, Stats  # noqa: E402
 
-PY = os.path.join(ROOT, ".venv", "bin", "python")
-BIN = os.path.join(ROOT, ".venv", "bin")
-
-
-def log(message: str) -> None:
-    print(f"[{time.strftime('%H:%M:%S')}] {message}", file=sys.stderr, flush=True)
-
 
 def now_utc() -> datetime:
     return datetime.now(UTC)
-
-
-class Stack:
-    """The processes of one run: each in its own process group, so a kill reaches its
-    children (uvicorn's and celery's) and nothing else."""
-
-    def __init__(self, args: argparse.Namespace) -> None:
-        self.args = args
-        self.dir = tempfile.mkdtemp(prefix="chaos-")
-        self.db = f"shuangkou_chaos_{os.getpid()}_{int(time.time())}"
-        self.pg = f"postgres://{args.pg_user}@{args.pg_host}:{args.pg_port}"
-        self.redis_url = f"redis://127.0.0.1:{args.redis_port}/0"
-        self.procs: dict[str, subprocess.Popen] = {}
-        self.db_created = False
-
-    def env(self, name: str | None = None) -> dict:
-        url = f"{self.pg}/{self.db}" + (f"?application_name=chaos-{name}" if name else "")
-        return {**os.environ, "DJANGO_SETTINGS_MODULE": "shuangkou_site.settings.prod",
-                "DJANGO_SECRET_KEY": "chaos", "DATABASE_URL": url, "REDIS_URL": self.redis_url,
-                "ALLOWED_HOSTS": "127.0.0.1", "SECURE_SSL_REDIRECT": "0", "LOG_LEVEL": "ERROR",
-                "PYTHONUNBUFFERED": "1",
-                # Each process's connections by name in pg_stat_activity, and its pool
-                # bounded by the target the run checks (settings.base.pooled_postgres).
-                "DB_APPLICATION_NAME": f"chaos-{name}" if name else "chaos",
-                "DB_POOL_MAX_SIZE": str(self.args.max_connections),
-                # Every simulated player connects from 127.0.0.1: the per-address socket
-                # cap would refuse the tables themselves. The per-user cap stays on.
-                "GAMES_SOCKETS_PER_ADDRESS": "100000"}
-
-    def commands(self) -> dict[str, list[str]]:
-        web = [os.path.join(BIN, "uvicorn"), "shuangkou_site.asgi:application",
-               "--host", "127.0.0.1", "--lifespan", "off", "--no-proxy-headers", "--port"]
-        return {
-            "redis": ["redis-server", "--port", str(self.args.redis_port), "--bind", "127.0.0.1",
-                      "--save", "", "--appendonly", "no", "--dir", self.dir],
-            "web0": web + [str(self.args.web_ports[0])],
-            "web1": web + [str(self.args.web_ports[1])],
-            "worker": [os.path.join(BIN, "celery"), "-A", "shuangkou_site", "worker", "-c", "1",
-                       "--without-gossip", "--without-mingle", "-l", "WARNING"],
-            "beat": [os.path.join(BIN, "celery"), "-A", "shuangkou_site", "beat", "-l", "WARNING",
-                     "-s", os.path.join(self.dir, "celerybeat-schedule"),
-                     "--pidfile", os.path.join(self.dir, "beat.pid")],
-        }
-
-    def start(self, name: str) -> None:
-        out = open(os.path.join(self.dir, f"{name}.log"), "ab")
-        self.procs[name] = subprocess.Popen(self.commands()[name], cwd=ROOT, env=self.env(name),
-                                            stdout=out, stderr=subprocess.STDOUT,
-                                            start_new_session=True)
-        if name == "redis":
-            self.wait_redis()
-        elif name.startswith("web"):
-            self.wait_http(self.args.web_ports[int(name[-1])])
-
-    def kill(self, name: str, sig: int = signal.SIGKILL) -> None:
-        proc = self.procs.get(name)
-        if proc is None or proc.poll() is not None:
-            return
-        try:
-            os.killpg(proc.pid, sig)
-        except ProcessLookupError:
-            pass
-        try:
-            proc.wait(timeout=20)
-        except subprocess.TimeoutExpired:
-            os.killpg(proc.pid, signal.SIGKILL)
-            proc.wait()
-
-    def wait_redis(self) -> None:
-        for _ in range(100):
-            if subprocess.run(["redis-cli", "-p", str(self.args.redis_port), "ping"],
-                              capture_output=True, text=True).stdout.strip() == "PONG":
-                return
-            time.sleep(0.1)
-        raise RuntimeError("redis-server did not start")
-
-    def wait_http(self, port: int, seconds: float = 60) -> None:
-        until = time.time() + seconds
-        while time.time() < until:
-            try:
-                with urllib.request.urlopen(f"http://127.0.0.1:{port}/healthz", timeout=2) as r:
-                    if r.status == 200:
-                        return
-            except OSError:
-                pass
-            time.sleep(0.2)
-        raise RuntimeError(f"the web process on port {port} did not answer /healthz")
-
-    def manage(self, *argv: str) -> subprocess.CompletedProcess:
-        return subprocess.run([PY, "manage.py", *argv], cwd=ROOT, env=self.env(),
-                              capture_output=True, text=True)
-
-    def setup(self) -> dict:
-        subprocess.run(["createdb", "-h", self.args.pg_host, "-p", str(self.args.pg_port),
-                        "-U", self.args.pg_user, self.db], check=True)
-        self.db_created = True
-        self.start("redis")
-        for argv in (["migrate", "--noinput"],
-                     ["loadtest_prepare", "--tables", str(self.args.tables + 1),
-                      "--out", os.path.join(self.dir, "plan.json")]):
-            done = self.manage(*argv)
-            if done.returncode:
-                raise RuntimeError(f"manage.py {argv[0]} failed:\n{done.stderr[-2000:]}")
-        with open(os.path.join(self.dir, "plan.json")) as handle:
-            plan = json.load(handle)
-        # loadtest_prepare's room gives 60 s a turn: no outage shorter than that could
-        # cost anyone a timeout. The room is read at each deadline, so set it before play.
-        self.sql("UPDATE games_room SET turn_seconds = %s, first_turn_seconds = %s "
-                 "WHERE id = %s", (self.args.turn_seconds, self.args.turn_seconds, plan["room"]))
-        for name in ("web0", "web1", "worker", "beat"):
-            self.start(name)
-        return plan
-
-    def sql(self, query: str, params: tuple = ()) -> list[tuple]:
-        with psycopg.connect(f"{self.pg}/{self.db}?application_name=chaos-probe",
-                             autocommit=True, connect_timeout=5) as conn:
-            cursor = conn.execute(query, params)
-            return cursor.fetchall() if cursor.description else []
-
-    def cleanup(self) -> None:
-        for name in ("web0", "web1", "beat", "worker", "redis"):
-            self.kill(name, signal.SIGTERM if name == "redis" else signal.SIGKILL)
-        if self.db_created and not self.args.keep_db:
-            subprocess.run(["dropdb", "-h", self.args.pg_host, "-p", str(self.args.pg_port),
-                            "-U", self.args.pg_user, "--force", self.db], capture_output=True)
-        if self.args.keep_db:
-            log(f"kept database {self.db} and logs in {self.dir}")
-        else:
-            shutil.rmtree(self.dir, ignore_errors=True)
 
 
 class Chaos:
@@ -523,8 +384,6 @@ def parse_args(argv=None) -> argparse.Namespace:
     parser.add_argument("--flood-seconds", type=float, default=None)
     parser.add_argument("--max-flood-p99", type=float, default=1.0,
                         help="seconds: other tables' p99 during the flood must stay below")
-    parser.add_argument("--max-connections", type=int, default=10,
-                        help="database connections a web process may hold at once")
     parser.add_argument("--timeout-grace", type=float, default=10,
                         help="seconds after an outage whose timeouts count as charged for it")
     parser.add_argument("--turn-seconds", type=int, default=None,
@@ -537,13 +396,7 @@ def parse_args(argv=None) -> argparse.Namespace:
                              "snapshot (default: half --turn-seconds, at most 10), so a "
                              "timeout charged is the server's doing, not a slow client's")
     parser.add_argument("--sample-every", type=float, default=1.0)
-    parser.add_argument("--web-ports", type=int, nargs=2, default=[8190, 8191])
-    parser.add_argument("--redis-port", type=int, default=6390)
-    parser.add_argument("--pg-host", default="127.0.0.1")
-    parser.add_argument("--pg-port", type=int, default=5432)
-    parser.add_argument("--pg-user", default="postgres")
-    parser.add_argument("--keep-db", action="store_true",
-                        help="keep the database and the process logs for a post-mortem")
+    add_stack_arguments(parser, web_ports=[8190, 8191], redis_port=6390)
     parser.add_argument("--seed", type=int, default=1)
     args = parser.parse_args(argv)
     quick = {"duration": 300, "grace": 150, "settle": 10, "worker_down": 5, "redis_down": 5,
@@ -573,7 +426,7 @@ def main() -> None:
     try:
         log(f"setting up: database {stack.db}, redis :{args.redis_port}, "
             f"web :{args.web_ports[0]} :{args.web_ports[1]}, logs in {stack.dir}")
-        plan = stack.setup()
+        plan = stack.setup(args.tables + 1, args.turn_seconds)
         chaos = Chaos(args, stack, plan)
         asyncio.run(chaos.run())
         print(chaos.report(), flush=True)
