@@ -66,9 +66,10 @@ def game_reannounce(*, game_id: int) -> bool:
         marked = record.undelivered_since
         if record.status == GameRecord.Status.PLAYING:
             game = warm_engines.engine_for(record)
-            record.deadline = turn_deadline(record, game)
+            facts = warm_engines.GameFacts.of(record)
+            record.deadline = turn_deadline(facts, game)
             record.save(update_fields=["deadline"])
-            warm_engines.remember(record.pk, game)
+            warm_engines.remember(warm_engines.WarmGame(facts, game))
     # After the commit: the snapshots the sockets read carry the new deadline.
     send_confirmed(table_group(record.table_id), {"type": "game.snapshot", "game": game_id})
     GameRecord.objects.filter(pk=game_id, undelivered_since=marked) \

@@ -24,10 +24,12 @@ from accounts.models import User
 from games.engine.game import Game, GameError, event_for
 from games.errors import ActionError
 from games.live import warm_engines
+from games.live.append import Step, append_step
 from games.live.bot_accounts import bot_user_ids, stand_bots_if_alone
 from games.live.broadcast import announce_seats, seat_group, send_after_commit, table_group
 from games.live.refusals import engine_message
 from games.live.timing import log_settlement_lag, log_sweep_lag, timed_action
+from games.live.warm_engines import GameFacts, WarmGame
 from games.models import GameEvent, GameRecord, Room, Seat, Table
 from games.settlement.settle import post_settlement
 from ledger.models import Currency
@@ -38,6 +40,9 @@ from shuangkou_site.celery import app as celery_app
 # one, and queued messages refer to the task by this name anyway.
 SETTLE_TASK = "games.tasks.settle_game_task"
 MAX_AUTOMATIC_MOVES = 400  # a whole game is far fewer; a guard against a loop
+# Tries of an action whose engine turned out to be behind the row (another process
+# moved the game): the second has the committed state unless the game moves again.
+ACT_ATTEMPTS = 3
 
 
 def game_start(table: Table, seats: list[Seat]) -> GameRecord:
@@ -89,43 +94,72 @@ def game_act(*, user_id: int, game_id: int, action: str, cards: str | list | Non
              client_seq: int | None = None) -> list[dict]:
     """A seated player's action: ``play``, ``pass``, ``trustee`` (on/off) or ``leave``
     (an escape, RULES §10). ``client_seq`` is the last seq the client saw: an action
-    based on an older state is refused as stale. Returns the public events."""
-    with transaction.atomic():
-        record = _locked(game_id)
-        if record.status != GameRecord.Status.PLAYING:
-            raise ActionError(_("本局已经结束"))
-        if user_id not in record.players:
-            raise ActionError(_("你没有参加这局牌"))
-        seat = record.players.index(user_id)
-        if client_seq is not None and client_seq != record.seq:
-            raise ActionError(
-                _("操作已过期：牌局已到第 %(seq)s 步，你发送的是第 %(sent)s 步；"
-                             "请重新获取牌局状态"),
-                {"seq": record.seq, "sent": client_seq}, code="stale")
-        game = warm_engines.engine_for(record)
-        mark = len(game.events)
+    based on an older state is refused as stale. Returns the public events.
+
+    Checked on this process's warm engine without reading the row, then written in one
+    statement that lands only if the row is still where the engine was
+    (games.live.append, issue #12): if another process moved the game meanwhile, the
+    engine is reloaded and the action checked again. A refusal is given only once the
+    engine is known to be current, so it is never the answer to an old state."""
+    for _attempt in range(ACT_ATTEMPTS):
+        warm = warm_engines.take(game_id) or warm_engines.load(game_id)
+        if warm is None:
+            raise ActionError(_("没有牌局 %(game)s"), {"game": game_id})
+        mark = warm.seq
         try:
-            if action in ("play", "pass") and seat in game.escaped:
-                # RULES §10 auto_play: the seat stays in 托管 to the end. Without this an
-                # escaper could still move whenever 托管 has think time (bots' delay).
-                warm_engines.remember(record.pk, game)  # refused before the engine: unchanged
-                raise ActionError(_("你已离开本局：托管将替这个座位打到结束"))
-            if action == "play":
-                game.play(seat, cards if cards is not None else "", reading)
-            elif action == "pass":
-                game.pass_turn(seat)
-            elif action == "trustee":
-                game.set_trustee(seat, bool(on), "player")
-            elif action == "leave":
-                game.escape(seat)
-            else:
-                raise ActionError(_("未知的操作 %(action)s"), {"action": repr(action)})
-        except GameError as error:
-            warm_engines.remember(record.pk, game)  # the engine refused: it is unchanged
-            # Translated when shown, in the reader's language, from the refusal's code
-            # and params (games.live.refusals).
-            raise ActionError(engine_message(error)) from None
-        return _commit(record, game, mark)
+            _apply(warm.game, user_id, action, cards=cards, reading=reading, on=on,
+                   client_seq=client_seq)
+        except ActionError:
+            # A refusal leaves the engine as it was. Unless the game is over (for good),
+            # make sure the engine was not behind the row before giving it.
+            if warm.game.status == "playing" and _row_seq(game_id) != mark:
+                continue  # behind: dropped, the next attempt loads the game afresh
+            warm_engines.remember(warm)
+            raise
+        written = _write_step(warm, mark)
+        if written is not None:
+            return written[1]
+        # The row moved on since this engine was current: it is dropped, and the next
+        # attempt loads the game afresh.
+    raise ActionError(_("牌局正忙，请重试"), code="busy")
+
+
+def _apply(game: Game, user_id: int, action: str, *, cards, reading, on,
+           client_seq: int | None) -> None:
+    """Apply a player's action to ``game``; refuse it, leaving ``game`` unchanged."""
+    if game.status != "playing":
+        raise ActionError(_("本局已经结束"), code="game_over")
+    if user_id not in game.players:
+        raise ActionError(_("你没有参加这局牌"))
+    seat = game.players.index(user_id)
+    if client_seq is not None and client_seq != len(game.events):
+        raise ActionError(
+            _("操作已过期：牌局已到第 %(seq)s 步，你发送的是第 %(sent)s 步；"
+                         "请重新获取牌局状态"),
+            {"seq": len(game.events), "sent": client_seq}, code="stale")
+    if action in ("play", "pass") and seat in game.escaped:
+        # RULES §10 auto_play: the seat stays in 托管 to the end. Without this an
+        # escaper could still move whenever 托管 has think time (bots' delay).
+        raise ActionError(_("你已离开本局：托管将替这个座位打到结束"))
+    try:
+        if action == "play":
+            game.play(seat, cards if cards is not None else "", reading)
+        elif action == "pass":
+            game.pass_turn(seat)
+        elif action == "trustee":
+            game.set_trustee(seat, bool(on), "player")
+        elif action == "leave":
+            game.escape(seat)
+        else:
+            raise ActionError(_("未知的操作 %(action)s"), {"action": repr(action)})
+    except GameError as error:
+        # Translated when shown, in the reader's language, from the refusal's code
+        # and params (games.live.refusals).
+        raise ActionError(engine_message(error)) from None
+
+
+def _row_seq(game_id: int) -> int | None:
+    return GameRecord.objects.filter(pk=game_id).values_list("seq", flat=True).first()
 
 
 def game_disconnected(*, user_id: int, game_id: int) -> list[dict]:
@@ -154,15 +188,15 @@ def game_deadline(*, game_id: int, seq: int) -> list[dict]:
         log_sweep_lag(record)
         game = warm_engines.engine_for(record)
         mark = len(game.events)
-        if not _automatic_move(record, game):
+        if not _automatic_move(record.bot_seats, game):
             if record.undelivered_since is not None:
                 # The table may not have heard this turn begin (the channel layer failed,
                 # GUIDE: a fault of the server never counts against a player). No timeout:
                 # the turn's full time again; games.live.delivery gives it afresh once
                 # the table has been told.
-                record.deadline = turn_deadline(record, game)
+                record.deadline = turn_deadline(GameFacts.of(record), game)
                 record.save(update_fields=["deadline"])
-                warm_engines.remember(record.pk, game)
+                warm_engines.remember(WarmGame(GameFacts.of(record), game))
                 return []
             game.timeout(game.turn)
         return _commit(record, game, mark)
@@ -243,28 +277,28 @@ def _locked(game_id: int) -> GameRecord:
     return record
 
 
-def _bot_move(record: GameRecord, game: Game) -> None:
+def _bot_move(game: Game) -> None:
     # Seeded by the deal's seed and the step, not the row's id: the log alone then says
     # how each bot chose, and a test's games (dealt from its seed) play out the same on
     # every run, whatever ids the database hands out.
     game.bot_turn(rng=random.Random(f"{game.events[0]['seed']}:{len(game.events)}"))
 
 
-def _run_automatic(record: GameRecord, game: Game) -> None:
-    """With no think time, bots and 托管 seats move at once, in the same transaction."""
+def _run_automatic(facts: GameFacts, game: Game) -> None:
+    """With no think time, bots and 托管 seats move at once, in the same step."""
     if settings.GAMES_BOT_THINK_SECONDS > 0:
         return
     for _move in range(MAX_AUTOMATIC_MOVES):
-        if game.status != "playing" or not _automatic_move(record, game):
+        if game.status != "playing" or not _automatic_move(facts.bot_seats, game):
             return
 
 
-def _automatic_move(record: GameRecord, game: Game) -> bool:
+def _automatic_move(bot_seats, game: Game) -> bool:
     """Move for the seat to act if nobody is there to: a server bot plays its own
     move, a seat in 托管 the §10 move. False: a person's turn, nothing done."""
     seat = game.turn
-    if seat in record.bot_seats:
-        _bot_move(record, game)
+    if seat in bot_seats:
+        _bot_move(game)
     elif game.trustee[seat]:
         game.bot_turn()
     else:
@@ -273,52 +307,62 @@ def _automatic_move(record: GameRecord, game: Game) -> bool:
 
 
 def _commit(record: GameRecord, game: Game, mark: int) -> list[dict]:
-    _run_automatic(record, game)
-    new = game.events[mark:]
-    if not new:
-        warm_engines.remember(record.pk, game)
-        return []
-    GameEvent.objects.bulk_create(
-        [GameEvent(game=record, seq=event["seq"], type=event["type"], data=event)
-         for event in new])
-    record.seq = len(game.events)
-    record.turn = game.turn
-    record.deadline = turn_deadline(record, game)
-    fields = ["seq", "turn", "deadline"]
-    if game.status == "ended":
-        record.status = GameRecord.Status.ENDED
-        record.result = game.result.to_dict()
-        record.ended_at = timezone.now()
-        fields += ["status", "result", "ended_at"]
-    record.save(update_fields=fields)
-    public = [event_for(event, None) for event in new]
-    record_id, table_id = record.pk, record.table_id
-    transaction.on_commit(lambda: warm_engines.remember(record_id, game))
-    send_after_commit(table_group(table_id), {
-        "type": "game.events", "game": record_id, "seq": record.seq, "turn": record.turn,
-        "deadline": record.deadline.isoformat() if record.deadline else None,
-        "events": public})
-    if game.status == "ended":
-        # robust: the action has committed; a broker that refuses the task must not turn
-        # it into an error for the player (whose socket would close and go to 托管).
-        # sweep_unsettled settles any game whose task was lost.
-        transaction.on_commit(lambda: _enqueue_settlement(record_id), robust=True)
+    """Write the steps of ``game`` after ``mark`` with the game row locked (the deal,
+    the sweeper's moves, a disconnect's 托管), and bring ``record`` up to date."""
+    written = _write_step(WarmGame(GameFacts.of(record), game), mark)
+    if written is None:  # the lock holds the row at the engine's seq: cannot happen
+        raise RuntimeError(f"game {record.pk} moved while its row was locked")
+    step, public = written
+    if step is not None:
+        record.seq, record.turn, record.deadline = step.seq, step.turn, step.deadline
+        record.status, record.result, record.ended_at = step.status, step.result, step.ended_at
     return public
 
 
-def turn_deadline(record: GameRecord, game: Game):
-    """The deadline of the turn to play now, given its full time (call with the game
-    row locked): after each step, and again after an outage (games.live.delivery)."""
+def _write_step(warm: WarmGame, mark: int) -> tuple[Step | None, list[dict]] | None:
+    """Run the automatic moves that follow, write every event after ``mark`` in one
+    step (games.live.append) and, after commit, keep the engine and tell the table.
+    Returns the step written (None if there was nothing to write) and its public
+    events; None if the row was no longer at ``mark`` (nothing written, ``warm``
+    dropped)."""
+    game, facts = warm.game, warm.facts
+    _run_automatic(facts, game)
+    new = game.events[mark:]
+    if not new:
+        warm_engines.remember(warm)
+        return None, []
+    deadline = turn_deadline(facts, game)
+    ended = game.status == "ended"
+    step = Step(game=facts.game_id, base=mark, events=new, turn=game.turn, deadline=deadline,
+                result=game.result.to_dict() if ended else None,
+                ended_at=timezone.now() if ended else None)
+    if not append_step(step):
+        return None
+    public = [event_for(event, None) for event in new]
+    transaction.on_commit(lambda: warm_engines.remember(warm))
+    send_after_commit(table_group(facts.table_id), {
+        "type": "game.events", "game": facts.game_id, "seq": step.seq, "turn": game.turn,
+        "deadline": deadline.isoformat() if deadline else None, "events": public})
+    if ended:
+        # robust: the action has committed; a broker that refuses the task must not turn
+        # it into an error for the player (whose socket would close and go to 托管).
+        # sweep_unsettled settles any game whose task was lost.
+        transaction.on_commit(lambda: _enqueue_settlement(facts.game_id), robust=True)
+    return step, public
+
+
+def turn_deadline(facts: GameFacts, game: Game):
+    """The deadline of the turn to play now, given its full time: after each step, and
+    again after an outage (games.live.delivery)."""
     if game.status != "playing":
         return None
-    room: Room = record.room
     seat = game.turn
-    if seat in record.bot_seats or game.trustee[seat]:
+    if seat in facts.bot_seats or game.trustee[seat]:
         seconds = settings.GAMES_BOT_THINK_SECONDS
     elif game.plays == 0:
-        seconds = room.first_turn_seconds
+        seconds = facts.first_turn_seconds
     else:
-        seconds = room.turn_seconds
+        seconds = facts.turn_seconds
     return timezone.now() + timedelta(seconds=seconds)
 
 

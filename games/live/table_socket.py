@@ -18,7 +18,7 @@ from django.utils.translation import gettext_lazy as _
 
 from accounts.models import User
 from games.errors import ActionError
-from games.live import lifecycle, seating, socket_caps
+from games.live import lifecycle, seating, socket_caps, warm_engines
 from games.live.broadcast import announce_table, seat_group, table_group
 from games.live.dispatch import DirectDispatchMixin
 from games.live.frames import parse_frame
@@ -343,17 +343,33 @@ def _seat_disconnected(user_id: int, table_id: int) -> None:
 
 
 def _current_game(table_id: int) -> int | None:
-    return Table.objects.filter(pk=table_id).values_list("current_game_id", flat=True).first()
+    game_id = Table.objects.filter(pk=table_id).values_list("current_game_id", flat=True) \
+        .first()
+    if game_id is not None:
+        warm_engines.note_table_game(table_id, game_id)
+    return game_id
 
 
 def _act_at_table(table_id: int, user_id: int, action: str, seq: int | None,
                   payload: dict) -> None:
     # One trip to the database thread per action: under load each trip waits its turn.
-    game_id = _current_game(table_id)
-    if game_id is None:
-        raise ActionError(_("这张牌桌没有进行中的牌局"))
-    lifecycle.game_act(user_id=user_id, game_id=game_id, action=action, client_seq=seq,
-                     **payload)
+    # The table's game as this process last saw it, so no read is needed to find it; a
+    # game that has ended since sends us to the table's row for the current one.
+    known = warm_engines.table_game(table_id)
+    game_id = known if known is not None else _current_game(table_id)
+    for _attempt in range(2):
+        if game_id is None:
+            raise ActionError(_("这张牌桌没有进行中的牌局"))
+        try:
+            lifecycle.game_act(user_id=user_id, game_id=game_id, action=action,
+                               client_seq=seq, **payload)
+            return
+        except ActionError as error:
+            if error.code != "game_over" or game_id != known:
+                raise
+        game_id = _current_game(table_id)
+        if game_id == known:
+            raise ActionError(_("本局已经结束"), code="game_over")
 
 
 def _snapshot(table_id: int, user_id: int) -> dict:

@@ -1,0 +1,169 @@
+"""An action is checked on the process's warm engine and written in one statement that
+lands only if the game row is still at the engine's seq (games.live.append, issue #12).
+An engine behind the row (another process moved the game) is reloaded: the answer is
+always the one the committed state gives."""
+
+from __future__ import annotations
+
+from datetime import timedelta
+
+import pytest
+from django.db import connection
+from django.test.utils import CaptureQueriesContext
+from django.utils import timezone
+
+from games.engine.game import Game, GameError
+from games.errors import ActionError
+from games.live import append, warm_engines
+from games.live.append import Step
+from games.live.hints import game_hints
+from games.live.lifecycle import game_act, game_deadline
+from games.live.table_socket import _act_at_table
+from games.models import GameEvent, GameRecord
+from games.testing.room_helpers import make_player, make_room, start_game_with_bots
+
+pytestmark = pytest.mark.django_db(transaction=True)
+
+
+def _log(game_id: int) -> list[dict]:
+    return list(GameEvent.objects.filter(game_id=game_id).order_by("seq")
+                .values_list("data", flat=True))
+
+
+def _bots_to(record: GameRecord, seat: int) -> GameRecord:
+    """Let the bots' turns expire (their think time is not 0 here) until ``seat``'s turn."""
+    for _turn in range(20):
+        record.refresh_from_db()
+        if record.status != GameRecord.Status.PLAYING or record.turn == seat:
+            return record
+        GameRecord.objects.filter(pk=record.pk).update(
+            deadline=timezone.now() - timedelta(seconds=1))
+        game_deadline(game_id=record.pk, seq=record.seq)
+    raise AssertionError("the bots never reached the seat")
+
+
+@pytest.fixture
+def bots_wait(settings):
+    # Bots and 托管 move on their deadlines, not within the action, so a test can stop
+    # between any two steps.
+    settings.GAMES_BOT_THINK_SECONDS = 5
+
+
+def _move(game: Game, seat: int) -> tuple[str, list[str] | None]:
+    """A legal move of ``seat`` on its turn: its smallest play, else a pass."""
+    plays = game_hints(game, seat)
+    return ("play", plays[0]) if plays else ("pass", None)
+
+
+def _act(user_id: int, game_id: int, move: tuple[str, list[str] | None], **kwargs) -> list:
+    return game_act(user_id=user_id, game_id=game_id, action=move[0], cards=move[1], **kwargs)
+
+
+def _game_at_alices_turn(name: str) -> tuple[GameRecord, int, int]:
+    alice = make_player(name)
+    record = start_game_with_bots(alice, make_room(f"{name} room"))
+    seat = record.players.index(alice.pk)
+    return _bots_to(record, seat), seat, alice.pk
+
+
+@pytest.mark.parametrize("writer", [append._append_in_one_statement, append._append_with_orm])
+def test_a_step_lands_only_on_the_seq_it_was_computed_from(bots_wait, writer):
+    record, seat, _alice = _game_at_alices_turn("writer")
+    game = Game.replay(_log(record.pk))
+    base = len(game.events)
+    action, cards = _move(game, seat)
+    game.pass_turn(seat) if action == "pass" else game.play(seat, cards)
+    events = game.events[base:]
+    deadline = timezone.now() + timedelta(seconds=30)
+    stale = Step(game=record.pk, base=base - 1, events=events, turn=game.turn, deadline=deadline)
+    assert writer(stale) is False
+    record.refresh_from_db()
+    assert record.seq == base and len(_log(record.pk)) == base  # nothing written
+
+    step = Step(game=record.pk, base=base, events=events, turn=game.turn, deadline=deadline)
+    assert writer(step) is True
+    record.refresh_from_db()
+    assert (record.seq, record.turn, record.deadline) == (len(game.events), game.turn, deadline)
+    assert _log(record.pk) == game.events
+    assert writer(step) is False  # the same step twice: the row has moved on
+
+
+def test_one_statement_writes_a_step_on_postgresql(bots_wait):
+    record, seat, alice = _game_at_alices_turn("onestatement")
+    warm_engines.remember(warm_engines.load(record.pk))  # as after the last action
+    move = _move(Game.replay(_log(record.pk)), seat)
+    with CaptureQueriesContext(connection) as queries:
+        _act(alice, record.pk, move, client_seq=record.seq)
+    assert len(queries) == 1, [query["sql"] for query in queries]
+    assert queries[0]["sql"].lstrip().startswith("WITH moved AS")
+
+
+def test_an_engine_behind_the_row_is_reloaded_before_a_refusal(bots_wait):
+    record, seat, alice = _game_at_alices_turn("behind")
+    behind = warm_engines.load(record.pk)
+    _act(alice, record.pk, _move(behind.game, seat), client_seq=record.seq)
+    record = _bots_to(record, seat)
+    assert record.status == GameRecord.Status.PLAYING
+    # Another process moved the game: this one still holds the engine of before.
+    warm_engines.remember(behind)
+    current = Game.replay(_log(record.pk))
+    action, cards = _move(current, seat)
+    # The old engine calls the client's seq stale; the committed state does not.
+    events = _act(alice, record.pk, (action, cards), client_seq=record.seq)
+    assert events and events[0]["seq"] == record.seq + 1
+    current.pass_turn(seat) if action == "pass" else current.play(seat, cards)
+    assert [event["seq"] for event in _log(record.pk)] == list(range(1, len(current.events) + 1))
+    assert _log(record.pk)[: len(current.events)] == current.events
+
+
+def test_an_action_the_old_engine_accepts_gets_the_committed_states_answer(bots_wait):
+    record, seat, alice = _game_at_alices_turn("accepts")
+    behind = warm_engines.load(record.pk)
+    cards = game_hints(behind.game, seat)[0]  # alice's turn: she can always play
+    game_act(user_id=alice, game_id=record.pk, action="play", cards=cards,
+             client_seq=record.seq)
+    record = _bots_to(record, seat)
+    assert record.status == GameRecord.Status.PLAYING
+    warm_engines.remember(behind)
+    # The same cards again, without a seq: legal on the old engine (it was this seat's
+    # turn there too), so only the write can tell the engine was behind.
+    expected = Game.replay(_log(record.pk))
+    try:
+        expected.play(seat, cards)
+    except GameError:
+        expected = None
+    before = _log(record.pk)
+    if expected is None:
+        with pytest.raises(ActionError):
+            game_act(user_id=alice, game_id=record.pk, action="play", cards=cards)
+        assert _log(record.pk) == before
+    else:
+        game_act(user_id=alice, game_id=record.pk, action="play", cards=cards)
+        assert _log(record.pk)[: len(expected.events)] == expected.events
+
+
+def test_a_refusal_on_a_current_engine_changes_nothing(bots_wait):
+    record, seat, alice = _game_at_alices_turn("refused")
+    before = _log(record.pk)
+    with pytest.raises(ActionError) as refused:
+        game_act(user_id=alice, game_id=record.pk, action="play", cards=["XX"],
+                 client_seq=record.seq)
+    assert refused.value.code != "busy"
+    assert _log(record.pk) == before
+    with pytest.raises(ActionError) as stale:
+        game_act(user_id=alice, game_id=record.pk, action="pass", client_seq=record.seq - 1)
+    assert stale.value.code == "stale" and _log(record.pk) == before
+
+
+def test_a_table_whose_known_game_has_ended_acts_on_its_current_game(bots_wait):
+    ended = make_room("ended room", escape_mode="end_game")
+    bob = make_player("bob")
+    old = start_game_with_bots(bob, ended)
+    game_act(user_id=bob.pk, game_id=old.pk, action="leave")  # an escape ends it
+    assert GameRecord.objects.get(pk=old.pk).status == GameRecord.Status.ENDED
+    record, seat, alice = _game_at_alices_turn("tablegame")
+    # This process last saw another game at alice's table (it ended since).
+    warm_engines.note_table_game(record.table_id, old.pk)
+    _act_at_table(record.table_id, alice, "trustee", None, {"on": True})
+    assert _log(record.pk)[-1]["type"] == "trustee"
+    assert warm_engines.table_game(record.table_id) == record.pk
