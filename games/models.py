@@ -285,7 +285,7 @@ class GameRecord(models.Model):
         indexes = [
             models.Index(fields=["status", "deadline"], name="game_deadline_idx"),
             models.Index(fields=["status", "settled_at"], name="game_unsettled_idx"),
-            # A table's latest game: each socket's heartbeat and each snapshot read it.
+            # A table's latest game: the heartbeat (one probe per table) and each snapshot read it.
             models.Index(fields=["table", "id"], name="game_table_latest_idx"),
             # Small: only games the channel layer failed to tell (games.live.delivery),
             # which the beat sweep looks for every second.

@@ -2,35 +2,145 @@
 the table's latest game and its seq, so a client whose events were lost without a
 gap it could see (the channel layer failed, issue #11) learns it is behind.
 
-Read on the process's one database thread, so shared: the sockets of a table in this
-process reuse one reading for half a heartbeat period.
+One heartbeat per process (per running event loop), not one per socket: every
+period a single task reads the position of every table that has sockets here in
+ONE query (one trip to the process's one database thread, which the game actions
+need) and sends each registered socket its table's heartbeat straight down the
+socket, not through the channel layer, so it still arrives while the layer is down.
+A task per socket made a database trip per socket: 80 a second with 800 sockets at
+the default period, queued ahead of the game actions (the load test's latency tail).
 """
 
 from __future__ import annotations
 
-import time
+import asyncio
+import json
+import logging
+from collections.abc import Awaitable, Callable, Iterable
+from dataclasses import dataclass, field
 
-from games.models import GameRecord
+from channels.db import database_sync_to_async
+from django.conf import settings
+from django.db.models import OuterRef, Subquery
 
-_readings: dict[int, tuple[float, int | None, int]] = {}  # table → (read at, game, seq)
+from games.models import GameRecord, Table
 
+logger = logging.getLogger(__name__)
 
-def table_position(table_id: int, max_age: float) -> tuple[int | None, int]:
-    """The table's latest game (running, or the last one: what a snapshot shows) and its
-    seq; ``(None, 0)`` before its first deal. Call on the database thread."""
-    now = time.monotonic()
-    reading = _readings.get(table_id)
-    if reading is not None and now - reading[0] < max_age:
-        return reading[1], reading[2]
-    latest = GameRecord.objects.filter(table_id=table_id).order_by("-pk") \
-        .values_list("pk", "seq").first()
-    game, seq = latest if latest is not None else (None, 0)
-    _readings[table_id] = (now, game, seq)
-    if len(_readings) > 10_000:  # tables closed long ago: start afresh
-        _readings.clear()
-    return game, seq
+# What the heartbeat needs of a socket: the consumer's ``send(text_data=...)``.
+Send = Callable[..., Awaitable[None]]
 
 
-def heartbeat_message(table_id: int, max_age: float) -> dict:
-    game, seq = table_position(table_id, max_age)
-    return {"type": "heartbeat", "game": game, "seq": seq}
+def table_positions(table_ids: Iterable[int]) -> dict[int, tuple[int | None, int]]:
+    """Each table's latest game (running, or the last one: what a snapshot shows) and
+    its seq; ``(None, 0)`` before its first deal. One query, each table one probe of
+    the (table, id) index. Tables that no longer exist are left out. Call on the
+    database thread."""
+    latest = GameRecord.objects.filter(table=OuterRef("pk")).order_by("-pk")
+    rows = Table.objects.filter(pk__in=list(table_ids)).annotate(
+        latest_game=Subquery(latest.values("pk")[:1]),
+        latest_seq=Subquery(latest.values("seq")[:1]),
+    ).values_list("pk", "latest_game", "latest_seq")
+    return {table: (game, seq or 0) for table, game, seq in rows}
+
+
+def heartbeat_text(game: int | None, seq: int) -> str:
+    return json.dumps({"type": "heartbeat", "game": game, "seq": seq})
+
+
+@dataclass
+class _Beat:
+    """The heartbeat of one event loop: its sockets by table, and its task."""
+    sockets: dict[int, dict[object, Send]] = field(default_factory=dict)
+    sending: dict[object, asyncio.Future] = field(default_factory=dict)
+    task: asyncio.Task | None = None
+
+
+# Keyed by loop: tests run many loops in one process, and a task of a finished loop
+# must never be taken for a running heartbeat.
+_beats: dict[asyncio.AbstractEventLoop, _Beat] = {}
+
+
+def heartbeat_join(*, table_id: int, socket: object, send: Send) -> None:
+    """Give ``socket`` (the key; ``send`` is how to reach it) its table's heartbeat
+    every GAMES_HEARTBEAT_SECONDS (read when the loop's heartbeat starts; 0: none, and
+    nothing is registered). Call on the socket's running loop, after its first
+    snapshot; ``heartbeat_leave`` when it goes."""
+    if float(settings.GAMES_HEARTBEAT_SECONDS) <= 0:
+        return
+    loop = asyncio.get_running_loop()
+    for old in [old for old in _beats if old.is_closed()]:
+        del _beats[old]
+    beat = _beats.setdefault(loop, _Beat())
+    beat.sockets.setdefault(table_id, {})[socket] = send
+    if beat.task is None or beat.task.done():
+        beat.task = loop.create_task(_beat_forever(loop, beat))
+
+
+def heartbeat_leave(*, table_id: int, socket: object) -> None:
+    """No more heartbeats for ``socket``. Safe to call for a socket never joined."""
+    try:
+        beat = _beats[asyncio.get_running_loop()]
+    except (KeyError, RuntimeError):
+        return
+    table = beat.sockets.get(table_id)
+    if table is not None:
+        table.pop(socket, None)
+        if not table:
+            del beat.sockets[table_id]
+    # The task notices at its next beat that nobody is left, and ends.
+
+
+def heartbeat_sockets() -> dict[int, set]:
+    """The sockets registered on the running loop, by table (for tests)."""
+    beat = _beats.get(asyncio.get_running_loop())
+    return {table: set(sockets) for table, sockets in beat.sockets.items()} if beat else {}
+
+
+async def _beat_forever(loop: asyncio.AbstractEventLoop, beat: _Beat) -> None:
+    period = float(settings.GAMES_HEARTBEAT_SECONDS)
+    try:
+        while beat.sockets:
+            await asyncio.sleep(period)
+            if not beat.sockets:
+                break
+            try:
+                positions = await database_sync_to_async(table_positions)(list(beat.sockets))
+            except Exception:  # a database hiccup: the next beat tries again
+                logger.exception("table heartbeat: reading the tables failed")
+                continue
+            _send_all(beat, positions)
+    finally:
+        # Nothing awaits between the last check and here: a socket joining now finds
+        # the task done and starts a new one.
+        if _beats.get(loop) is beat and not beat.sockets:
+            del _beats[loop]
+
+
+def _send_all(beat: _Beat, positions: dict[int, tuple[int | None, int]]) -> None:
+    """Each socket its table's heartbeat, encoded once per table. Sends run side by
+    side and are not awaited: a client that does not read stalls only its own
+    heartbeat (it is skipped while its previous one is still being sent), as it did
+    when each socket had its own task."""
+    for table_id, (game, seq) in positions.items():
+        sockets = beat.sockets.get(table_id)
+        if not sockets:
+            continue
+        text = heartbeat_text(game, seq)
+        for socket, send in list(sockets.items()):
+            if socket in beat.sending:
+                continue
+            sending = asyncio.ensure_future(send(text_data=text))
+            beat.sending[socket] = sending
+            sending.add_done_callback(
+                lambda done, socket=socket, table_id=table_id: _sent(beat, socket, table_id,
+                                                                     done))
+
+
+def _sent(beat: _Beat, socket: object, table_id: int, done: asyncio.Future) -> None:
+    beat.sending.pop(socket, None)
+    if done.cancelled():
+        return
+    error = done.exception()
+    if error is not None:  # a socket going away: skip it, the others get theirs
+        logger.warning("table %s: a heartbeat send failed: %r", table_id, error)

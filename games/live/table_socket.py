@@ -22,7 +22,7 @@ from games.live import lifecycle, seating, socket_caps, warm_engines
 from games.live.broadcast import announce_table, seat_group, table_group
 from games.live.dispatch import DirectDispatchMixin
 from games.live.frames import parse_frame
-from games.live.heartbeat import heartbeat_message
+from games.live.heartbeat import heartbeat_join, heartbeat_leave
 from games.live.hints import game_hints
 from games.live.inprocess_sweeps import ensure_sweeper
 from games.live.language import connection_language
@@ -222,31 +222,16 @@ class TableConsumer(DirectDispatchMixin, AsyncJsonWebsocketConsumer):
     # --- heartbeat (issue #11) ------------------------------------------------------------
 
     def _start_heartbeat(self) -> None:
-        """Every GAMES_HEARTBEAT_SECONDS (read at connect; 0: none), tell the client the
-        table's game and seq, straight down this socket: it does not go through the
-        channel layer, so it still arrives while the layer is down, and a client whose
-        events were lost asks for a snapshot (docs/protocol.md, "heartbeat")."""
-        period = float(settings.GAMES_HEARTBEAT_SECONDS)
-        if period > 0:
-            self._heartbeat = asyncio.ensure_future(self._heartbeat_forever(period))
+        """Every GAMES_HEARTBEAT_SECONDS (0: none), the process's one heartbeat tells
+        the client the table's game and seq, straight down this socket: it does not go
+        through the channel layer, so it still arrives while the layer is down, and a
+        client whose events were lost asks for a snapshot (docs/protocol.md,
+        "heartbeat"; games.live.heartbeat)."""
+        heartbeat_join(table_id=self.table_id, socket=self, send=self.send)
 
     def _stop_heartbeat(self) -> None:
-        heartbeat = getattr(self, "_heartbeat", None)
-        if heartbeat is not None:
-            heartbeat.cancel()
-
-    async def _heartbeat_forever(self, period: float) -> None:
-        while True:
-            await asyncio.sleep(period)
-            try:
-                # Sockets of a table share one reading for half a period (one trip to
-                # the database thread per table, not per socket).
-                message = await db(heartbeat_message)(self.table_id, period / 2)
-                await self.send_json(message)
-            except asyncio.CancelledError:
-                raise
-            except Exception:  # the next beat tries again
-                logger.exception("table heartbeat failed")
+        if hasattr(self, "table_id"):
+            heartbeat_leave(table_id=self.table_id, socket=self)
 
     # --- helpers ----------------------------------------------------------------------------------
 

@@ -265,8 +265,9 @@ GAMES_SOCKET_RATE = {
     "per_second": float(os.environ.get("GAMES_SOCKET_RATE_PER_SECOND", "10")),
     "burst": float(os.environ.get("GAMES_SOCKET_RATE_BURST", "20")),
 }
-# Each table socket sends its client the table's game and seq this often
-# (docs/protocol.md, "heartbeat"): a client whose events were lost resyncs. 0: none.
+# Every table socket hears its table's game and seq this often (one read per process
+# for all its tables; docs/protocol.md, "heartbeat"): a client whose events were lost
+# resyncs. 0: none.
 GAMES_HEARTBEAT_SECONDS = float(os.environ.get("GAMES_HEARTBEAT_SECONDS", "10"))
 # Table sockets one user, and one client address, may hold open on one process
 # (games.live.socket_caps, docs/protocol.md): the extra ones are closed with 4429.
