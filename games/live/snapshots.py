@@ -8,16 +8,22 @@ import copy
 import threading
 from collections import OrderedDict
 
-from accounts.selectors import levels_of
+from django.db.models import Exists, OuterRef
+
+from accounts.levels import level_at
+from accounts.selectors import point_balance
 from games.engine.game import Game
-from games.live.bot_accounts import bot_user_ids
-from games.models import GameEvent, GameRecord, Seat, Table
+from games.models import BotPlayer, GameEvent, GameRecord, Seat, Table
 
 
 def table_state(table: Table) -> dict:
-    seats = list(Seat.objects.filter(table=table).select_related("user").order_by("index"))
-    bots = bot_user_ids([seat.user_id for seat in seats if seat.user_id])
-    levels = levels_of(seat.user_id for seat in seats if seat.user_id)
+    """The table's public state: its seats with their players' names, levels, bot
+    flags and connections, read in one query (it is read at every seat change)."""
+    seats = list(Seat.objects.filter(table=table).select_related("user")
+                 .annotate(points=point_balance("user_id"),
+                           level_number=level_at("points"),
+                           is_bot=Exists(BotPlayer.objects.filter(user_id=OuterRef("user_id"))))
+                 .order_by("index"))
     return {
         "id": table.pk, "room": table.room_id, "number": table.number, "status": table.status,
         "game": table.current_game_id,
@@ -25,9 +31,9 @@ def table_state(table: Table) -> dict:
             "index": seat.index,
             "user": seat.user_id,
             "name": str(seat.user) if seat.user else None,
-            "level": levels[seat.user_id] if seat.user else None,
+            "level": seat.level_number if seat.user else None,
             "ready": seat.is_ready,
-            "bot": seat.user_id in bots,
+            "bot": seat.is_bot,
             "connected": seat.connected,
         } for seat in seats],
     }
