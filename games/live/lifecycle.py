@@ -10,6 +10,7 @@ posts the money (games.settlement) and opens the table for the next game.
 
 from __future__ import annotations
 
+import copy
 import hashlib
 import random
 import secrets
@@ -28,6 +29,7 @@ from games.live.append import Step, append_step
 from games.live.bot_accounts import bot_user_ids, stand_bots_if_alone
 from games.live.broadcast import announce_seats, seat_group, send_after_commit, table_group
 from games.live.refusals import engine_message
+from games.live.snapshots import seat_view, table_state
 from games.live.timing import log_settlement_lag, log_sweep_lag, timed_action
 from games.live.warm_engines import GameFacts, WarmGame
 from games.models import GameEvent, GameRecord, Room, Seat, Table
@@ -81,11 +83,31 @@ def game_start(table: Table, seats: list[Seat]) -> GameRecord:
     table.save(update_fields=["status", "current_game", "waiting_since"])
     Seat.objects.filter(table=table).update(ready_deadline=None)
     _commit(record, game, 0)
-    for seat in range(len(players)):
-        send_after_commit(seat_group(table.pk, seat), {"type": "game.snapshot",
-                                                       "game": record.pk})
+    # After _commit: the bots' and 托管 moves it ran are in the engine, and the record
+    # has its final seq and deadline.
+    for seat, snapshot in enumerate(_deal_snapshots(table, record, game)):
+        send_after_commit(seat_group(table.pk, seat), {
+            "type": "game.snapshot", "game": record.pk, "user": record.players[seat],
+            "snapshot": snapshot})
     announce_seats(table.pk, table.room_id)
     return record
+
+
+def _deal_snapshots(table: Table, record: GameRecord, game: Game) -> list[dict]:
+    """Each seat's snapshot, by seat, as its socket would read it right after commit
+    (games.live.table_socket._snapshot), built from the engine just dealt: four sockets
+    reading their snapshots at once at every deal queued on the process's one database
+    thread, ahead of every table's actions. The public table state is read once; each
+    message holds one seat's hand only (it goes to that seat's private group)."""
+    table_public = table_state(table)
+    snapshots = []
+    for user_id in record.players:
+        # A copy: the view shares lists with the engine, which the warm engines
+        # (games.live.warm_engines) move on in place, maybe before the send is encoded.
+        view = copy.deepcopy(seat_view(record, game, user_id))
+        snapshots.append({"type": "snapshot", "table": table_public, "game": view,
+                          "seq": view["seq"]})
+    return snapshots
 
 
 @timed_action

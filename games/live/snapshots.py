@@ -86,7 +86,13 @@ def _unshared_copy(game: Game) -> Game:
 def game_view(record: GameRecord, user_id: int | None) -> dict:
     """What ``user_id`` may see of a game: their own hand if they play in it, and the
     current turn's deadline (ISO 8601, UTC) as of ``record``."""
-    game = engine_snapshot(record)
+    return seat_view(record, engine_snapshot(record), user_id)
+
+
+def seat_view(record: GameRecord, game: Game, user_id: int | None) -> dict:
+    """:func:`game_view` from ``game``, the engine at ``record.seq``, rather than read:
+    the deal builds each seat's view from the engine it dealt (games.live.lifecycle).
+    The view shares lists with ``game``: copy it before ``game`` moves on."""
     seat = record.players.index(user_id) if user_id in record.players else None
     view = game.view(seat)
     view["seq"] = record.seq

@@ -210,7 +210,15 @@ class TableConsumer(DirectDispatchMixin, AsyncJsonWebsocketConsumer):
                               "events": message["events"]})
 
     async def game_snapshot(self, message: dict) -> None:
-        await self._send_snapshot()
+        # At a deal the message carries the seat's snapshot (games.live.lifecycle.
+        # game_start): sent as it is, with no trip to the database thread. Only to its
+        # user: after a 明牌 swap a socket may still be in its old seat's group (until
+        # the `table` message moves it), and that seat's hand is now someone else's.
+        snapshot = message.get("snapshot")
+        if snapshot is not None and message.get("user") == self.user_id:
+            await self.send_json(snapshot)
+        else:
+            await self._send_snapshot()
 
     async def table_changed(self, message: dict) -> None:
         state = message["table"]
