@@ -88,7 +88,7 @@ class LobbyConsumer(DirectDispatchMixin, AsyncWebsocketConsumer):
             await self.close(code=4401)
             return
         self.language = connection_language(self.scope)  # the page's language
-        self.refresh = shared_refresh()
+        self.refresh: SharedRefresh | None = None
         await self.accept()
         await self.channel_layer.group_add(LOBBY_GROUP, self.channel_name)
         # The page may have been rendered a while ago, or this is a reconnect.
@@ -96,12 +96,14 @@ class LobbyConsumer(DirectDispatchMixin, AsyncWebsocketConsumer):
         # Joined only now: a shared render begun earlier may have read before this one.
         # A change it missed was announced to this socket too (it is in the group), and
         # handlers run one at a time, so its lobby_changed, after this, asks for another.
+        self.refresh = shared_refresh()
         self.refresh.join(self, self.language)
 
     async def disconnect(self, code: int) -> None:
         if not hasattr(self, "refresh"):
             return  # refused before accept
-        self.refresh.leave(self, self.language)
+        if self.refresh is not None:
+            self.refresh.leave(self, self.language)
         await self.channel_layer.group_discard(LOBBY_GROUP, self.channel_name)
 
     async def receive(self, text_data: str | None = None, bytes_data: bytes | None = None,
