@@ -3,7 +3,8 @@
 - ``table_socket``, ``lobby``: the two WebSocket consumers (thin: parse, authorise,
   call one service, reply); ``routing`` mounts them; ``dispatch`` is their handler
   dispatch without Channels' per-message thread hop; ``language`` picks a socket's
-  language.
+  language; ``lobby_refresh`` renders the rooms list once per language for all of a
+  process's lobby sockets.
 - ``seating``: sit, stand, get ready, bots filling empty seats (RULES §10).
 - ``lifecycle``: a game from deal to reopening, one transaction per step (RULES §2,
   §6, §8, §10); ``warm_engines`` keeps each game's engine in memory between steps.

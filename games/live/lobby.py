@@ -4,7 +4,9 @@ htmx's WebSocket extension on the page swaps the fragment in by its id
 (``hx-swap-oob``). The channel layer only says *that* something changed
 (``lobby.changed`` from games.live.seating and games.settlement.settle); the fragment is read
 from the database, so a lost notification is made good by the next one, and a
-reconnecting page gets a fresh fragment at once.
+reconnecting page gets a fresh fragment at once. The sockets of a process share each
+refresh: one render per language per window, whatever the number of sockets
+(games.live.lobby_refresh).
 """
 
 from __future__ import annotations
@@ -20,11 +22,13 @@ from django.utils import translation
 from games.live.broadcast import LOBBY_GROUP
 from games.live.dispatch import DirectDispatchMixin
 from games.live.language import connection_language
+from games.live.lobby_refresh import SharedRefresh, loop_refresh
 from games.models import Room, Table
 
 ROOMS_FRAGMENT_ID = "lobby-rooms"
 # Sitting, standing and getting ready at busy tables can mean many notifications a
-# second: each socket renders once per window, after the window, so it shows them all.
+# second: the process renders once per language per window, after the window, so the
+# list shows them all (games.live.lobby_refresh).
 REFRESH_WINDOW_SECONDS = 0.25
 
 
@@ -64,45 +68,50 @@ def rooms_fragment(language: str | None = None) -> str:
                                                       "fragment_id": ROOMS_FRAGMENT_ID})
 
 
+def shared_refresh() -> SharedRefresh:
+    """The refresh this event loop's lobby sockets share (games.live.lobby_refresh). The
+    window and the render are looked up when used, so a test can replace either."""
+
+    async def window() -> None:
+        await refresh_window()
+
+    def render(language: str) -> str:
+        return rooms_fragment(language)
+
+    return loop_refresh(window=window, render=render)
+
+
 class LobbyConsumer(DirectDispatchMixin, AsyncWebsocketConsumer):
     async def connect(self) -> None:
         user = self.scope.get("user")
         if user is None or not user.is_authenticated:
             await self.close(code=4401)
             return
-        self.refresh_pending = False
-        self.tasks: set[asyncio.Task] = set()
         self.language = connection_language(self.scope)  # the page's language
+        self.refresh: SharedRefresh | None = None
         await self.accept()
         await self.channel_layer.group_add(LOBBY_GROUP, self.channel_name)
         # The page may have been rendered a while ago, or this is a reconnect.
-        await self._send_rooms()
+        await self.show_rooms(await database_sync_to_async(rooms_fragment)(self.language))
+        # Joined only now: a shared render begun earlier may have read before this one.
+        # A change it missed was announced to this socket too (it is in the group), and
+        # handlers run one at a time, so its lobby_changed, after this, asks for another.
+        self.refresh = shared_refresh()
+        self.refresh.join(self, self.language)
 
     async def disconnect(self, code: int) -> None:
-        if not hasattr(self, "tasks"):
+        if not hasattr(self, "refresh"):
             return  # refused before accept
+        if self.refresh is not None:
+            self.refresh.leave(self, self.language)
         await self.channel_layer.group_discard(LOBBY_GROUP, self.channel_name)
-        for task in list(self.tasks):
-            task.cancel()
-        await asyncio.gather(*self.tasks, return_exceptions=True)
 
     async def receive(self, text_data: str | None = None, bytes_data: bytes | None = None,
                       **kwargs) -> None:
         """The lobby only listens: whatever the client sends is ignored."""
 
     async def lobby_changed(self, message: dict) -> None:
-        if self.refresh_pending:
-            return
-        self.refresh_pending = True
-        task = asyncio.create_task(self._refresh_soon())
-        self.tasks.add(task)
-        task.add_done_callback(self.tasks.discard)
+        self.refresh.changed()
 
-    async def _refresh_soon(self) -> None:
-        await refresh_window()
-        # From here on a change schedules another refresh: this one may read too early.
-        self.refresh_pending = False
-        await self._send_rooms()
-
-    async def _send_rooms(self) -> None:
-        await self.send(text_data=await database_sync_to_async(rooms_fragment)(self.language))
+    async def show_rooms(self, fragment: str) -> None:
+        await self.send(text_data=fragment)
