@@ -2,18 +2,19 @@
 """Load test: bot clients play whole games over real WebSockets against a served site.
 
     python manage.py loadtest_prepare --tables 200 --out loadtest-plan.json
-    python scripts/loadtest.py --tables 200 --duration 120 --plan loadtest-plan.json \\
+    python scripts/loadtest.py --tables 200 --window 60 --plan loadtest-plan.json \\
         --url ws://127.0.0.1:8000 [--url ws://127.0.0.1:8001 …] [--think 1.0] \\
         [--watch uvicorn=PID --watch uvicorn=PID2 --watch redis=PID …]
 
 Every seat is a client that waits a think time (with jitter) before each action,
-like a quick human. Clients are spread over the given server URLs. After --warmup
-seconds a window of the rest of --duration is measured: actions/s, the p50 and p99
-latency from sending an action to all four seats receiving its events, and the CPU
-of each watched process tree (psutil; a name given twice is summed) in % of one core
-and, for ``uvicorn``, in milliseconds per action: the server's cost of an action.
-Then the games at hand finish; it prints games finished, errors, and games left
-unsettled (must be 0). scripts/loadtest_stack.py runs it against a stack it owns.
+like a quick human. Clients are spread over the given server URLs. Once every table
+has been dealt, and --warmup seconds more, a --window of seconds is measured:
+actions/s, the p50 and p99 latency from sending an action to all four seats
+receiving its events (actions sent in the window), and the CPU of each watched
+process tree and of the client itself (psutil; a name given twice is summed) in %
+of one core and, for ``uvicorn``, in milliseconds per action: the server's cost of
+an action. Then the games at hand finish; it prints games finished, errors, and
+games left unsettled (must be 0). scripts/loadtest_stack.py runs it against a stack it owns.
 """
 
 from __future__ import annotations
@@ -21,6 +22,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import collections
+import gc
 import json
 import os
 import random
@@ -41,6 +43,24 @@ SERVER = "uvicorn"  # the watched name whose CPU is the server's cost per action
 def _percentile(values: list[float], share: float) -> float:
     ordered = sorted(values)
     return ordered[min(len(ordered) - 1, int(len(ordered) * share))] if ordered else 0.0
+
+
+class GcPauses:
+    """The load client's own garbage-collection pauses: a pause delays every reading
+    taken meanwhile, so a long one would show as the server's latency (a full
+    collection of 800 clients' views took over 0.5 s). The client collects no cycles
+    while it measures (``_measure``); this counts what collections ran all the same."""
+
+    def __init__(self) -> None:
+        self.pauses: list[float] = []
+        self._began = 0.0
+        gc.callbacks.append(self._callback)
+
+    def _callback(self, phase: str, info: dict) -> None:
+        if phase == "start":
+            self._began = time.perf_counter()
+        else:
+            self.pauses.append(time.perf_counter() - self._began)
 
 
 class CpuMeter:
@@ -90,9 +110,9 @@ async def main_async(args: argparse.Namespace) -> int:
         print(f"the plan has only {len(tables)} tables", file=sys.stderr)
         return 2
     stats = Stats()
+    pauses = GcPauses()
     rng = random.Random(args.seed)
     started = time.perf_counter()
-    until = started + args.duration
     clients = []
     for index, table in enumerate(tables):
         base = args.url[index % len(args.url)]
@@ -101,11 +121,13 @@ async def main_async(args: argparse.Namespace) -> int:
             clients.append(BotClient(f"{base}/ws/table/{table['table']}/", seat["session"],
                                      origin, stats, think=args.think, jitter=args.jitter,
                                      rng=random.Random(rng.random())))
-    tasks = [asyncio.create_task(client.run(until)) for client in clients]
-    reporter = asyncio.create_task(_progress(stats, started, args.duration))
-    meter = CpuMeter(args.watch)
-    window = asyncio.create_task(_measure(stats, meter, started + args.warmup, until))
-    done, pending = await asyncio.wait(tasks, timeout=args.duration + args.grace)
+    # The clients play until the window is over, then finish the game at hand.
+    tasks = [asyncio.create_task(client.run(float("inf"))) for client in clients]
+    reporter = asyncio.create_task(_progress(stats, started))
+    meter = CpuMeter([*args.watch, f"client={os.getpid()}"])
+    window = asyncio.create_task(_measure(stats, meter, pauses, clients, len(tables), args))
+    done, pending = await asyncio.wait(tasks, timeout=args.deal_timeout + args.warmup
+                                       + args.window + args.grace)
     reporter.cancel()
     for task in pending:
         task.cancel()
@@ -115,9 +137,16 @@ async def main_async(args: argparse.Namespace) -> int:
     print(f"tables: {len(tables)} ({len(clients)} clients over {len(args.url)} server(s))")
     print(f"games finished and settled: {len(stats.games_settled)}")
     print(f"actions: {stats.actions} in {seconds:.0f} s (the whole run)")
-    result = window.result() if window.done() else None
+    result = None
+    if window.done() and window.exception() is None:
+        dealt, actions = window.result()
+        print(f"first deal at every table: {dealt:.1f} s after connecting")
+        print(f"load client GC, whole run: {len(pauses.pauses)} collections, longest "
+              f"{max(pauses.pauses, default=0) * 1000:.1f} ms")
+        result = _window_result(stats, meter, actions)
     if result is None:
-        print("measured window: none (the run ended before --warmup + the window)")
+        print("measured window: none (the tables were not all dealt, or the run ended early)")
+        window.cancel()
     else:
         _print_window(result)
         if args.json_out:
@@ -136,15 +165,44 @@ async def main_async(args: argparse.Namespace) -> int:
     return 0 if not (stats.errors or failures or pending or unsettled) else 1
 
 
-async def _measure(stats: Stats, meter: CpuMeter, begin: float, end: float) -> dict:
-    """Latencies, actions and CPU between ``begin`` and ``end`` (perf_counter times)."""
-    await asyncio.sleep(max(0.0, begin - time.perf_counter()))
-    first_latency, first_action = len(stats.latencies), stats.actions
+async def _measure(stats: Stats, meter: CpuMeter, pauses: GcPauses, clients: list[BotClient],
+                   tables: int, args: argparse.Namespace) -> tuple[float, int]:
+    """Wait until every table has been dealt, then --warmup seconds (the first deals of
+    all tables at once are a cold start, not the steady state), then measure the CPU for
+    --window seconds and tell the clients to stop after the game at hand. Returns when
+    the last table was first dealt (seconds after the start) and the window's actions."""
+    started = time.perf_counter()
+    while len(stats.games_started) < tables:
+        if time.perf_counter() - started > args.deal_timeout:
+            raise TimeoutError("not every table was dealt")
+        await asyncio.sleep(0.2)
+    dealt = time.perf_counter() - started
+    await asyncio.sleep(args.warmup)
+    first_action = stats.actions
+    gc.collect()
+    gc.disable()  # see GcPauses
+    pauses_before = len(pauses.pauses)
     meter.start()
-    await asyncio.sleep(max(0.0, end - time.perf_counter()))
+    await asyncio.sleep(args.window)
     meter.stop()
-    latencies = stats.latencies[first_latency:]
-    actions = stats.actions - first_action
+    gc.enable()
+    window_pauses = len(pauses.pauses) - pauses_before
+    print(f"load client GC collections in the window: {window_pauses}", flush=True)
+    for client in clients:
+        client.stop_after = time.perf_counter()
+    return dealt, stats.actions - first_action
+
+
+def _window_result(stats: Stats, meter: CpuMeter, actions: int) -> dict:
+    """The window's figures. Latencies are those of the actions *sent* in the window
+    (whenever they arrived): an action sent during the first deals that arrives in the
+    window is the warm-up's, not the window's."""
+    begin, end = meter.started, meter.started + meter.seconds
+    samples = [(done - latency, latency) for done, latency
+               in zip(stats.completed, stats.latencies, strict=True)
+               if begin <= done - latency < end]
+    latencies = [latency for _sent, latency in samples]
+    slowest = sorted(samples, key=lambda sample: -sample[1])[:5]
     result = {
         "window_s": round(meter.seconds, 1), "actions": actions,
         "actions_per_s": round(actions / meter.seconds, 1),
@@ -153,6 +211,10 @@ async def _measure(stats: Stats, meter: CpuMeter, begin: float, end: float) -> d
         "max_ms": round(max(latencies, default=0) * 1000, 1),
         "mean_ms": round(statistics.mean(latencies) * 1000, 1) if latencies else 0.0,
         "samples": len(latencies),
+        # The slowest samples and when they were sent (seconds into the window): a tail
+        # in one burst is a stall, one spread out is load.
+        "slowest": [[round(sent - begin, 1), round(latency * 1000, 1)]
+                    for sent, latency in slowest],
         "cpu_percent": {name: round(100 * used / meter.seconds, 1)
                         for name, used in meter.used.items()},
     }
@@ -167,6 +229,8 @@ def _print_window(result: dict) -> None:
     print(f"latency send → all seats received: p50 {result['p50_ms']} ms, "
           f"p99 {result['p99_ms']} ms, max {result['max_ms']} ms "
           f"({result['samples']} samples, mean {result['mean_ms']} ms)")
+    print("slowest (s into the window, ms): "
+          + ", ".join(f"{at} s {ms}" for at, ms in result["slowest"]))
     if result["cpu_percent"]:
         shares = ", ".join(f"{name} {share} %" for name, share in result["cpu_percent"].items())
         print(f"CPU (% of one core): {shares}")
@@ -174,13 +238,13 @@ def _print_window(result: dict) -> None:
         print(f"server CPU per action: {result['server_cpu_ms_per_action']} ms")
 
 
-async def _progress(stats: Stats, started: float, duration: float) -> None:
+async def _progress(stats: Stats, started: float) -> None:
     while True:
         await asyncio.sleep(10)
         elapsed = time.perf_counter() - started
         recent = stats.latencies[-500:]
         p99 = _percentile(recent, 0.99) * 1000 if recent else 0
-        print(f"[{elapsed:5.0f}/{duration:.0f} s] actions {stats.actions}, games settled "
+        print(f"[{elapsed:5.0f} s] actions {stats.actions}, games settled "
               f"{len(stats.games_settled)}, recent p99 {p99:.0f} ms, errors {len(stats.errors)}",
               file=sys.stderr, flush=True)
 
@@ -188,17 +252,19 @@ async def _progress(stats: Stats, started: float, duration: float) -> None:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--tables", type=int, default=200)
-    parser.add_argument("--duration", type=float, default=120)
+    parser.add_argument("--window", type=float, default=60, help="seconds measured")
     parser.add_argument("--think", type=float, default=1.0)
     parser.add_argument("--jitter", type=float, default=0.5)
     parser.add_argument("--grace", type=float, default=180,
-                        help="seconds after --duration for the games at hand to finish")
+                        help="seconds after the window for the games at hand to finish")
+    parser.add_argument("--deal-timeout", type=float, default=120,
+                        help="seconds for every table to be dealt its first game")
     parser.add_argument("--plan", default="loadtest-plan.json")
     parser.add_argument("--url", action="append", default=None,
                         help="server base URL, e.g. ws://127.0.0.1:8000 (repeatable)")
     parser.add_argument("--seed", type=int, default=1)
-    parser.add_argument("--warmup", type=float, default=15,
-                        help="seconds before the measured window (connecting, first deals)")
+    parser.add_argument("--warmup", type=float, default=10,
+                        help="seconds between the last table's first deal and the window")
     parser.add_argument("--watch", action="append", default=[], metavar="NAME=PID",
                         help="a process tree whose CPU to report (repeatable; give every "
                              f"web process as {SERVER}=PID for the CPU per action)")

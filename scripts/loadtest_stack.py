@@ -38,7 +38,8 @@ def postmaster_pid() -> int | None:
 
 
 def run_project(args: argparse.Namespace, out: str) -> int:
-    stack = Stack(args, name="load", extra_env=dict(item.split("=", 1) for item in args.env))
+    stack = Stack(args, name="load", extra_env=dict(item.split("=", 1) for item in args.env),
+                  web_args=args.web_arg)
     try:
         log(f"setting up: database {stack.db}, {args.tables} tables, logs in {stack.dir}")
         plan = stack.setup(args.tables)
@@ -49,14 +50,14 @@ def run_project(args: argparse.Namespace, out: str) -> int:
             watch.append(f"postgres={postmaster_pid()}")
         command = [PY, os.path.join(ROOT, "scripts", "loadtest.py"), "--plan", plan_file,
                    "--tables", str(args.tables), "--think", str(args.think),
-                   "--warmup", str(args.warmup), "--duration", str(args.warmup + args.window),
+                   "--warmup", str(args.warmup), "--window", str(args.window),
                    "--label", "project", "--json-out", out]
         for port in args.web_ports:
             command += ["--url", f"ws://127.0.0.1:{port}"]
         for item in watch:
             command += ["--watch", item]
-        log(f"load test: {len(plan['tables'])} tables, {args.warmup:.0f} s warm-up, "
-            f"{args.window:.0f} s window")
+        log(f"load test: {len(plan['tables'])} tables; after every first deal "
+            f"{args.warmup:.0f} s warm-up, then {args.window:.0f} s measured")
         code = subprocess.run(command, cwd=ROOT).returncode
         audit = stack.manage("ledger_audit")
         print(f"ledger_audit: {(audit.stdout + audit.stderr).strip().splitlines()[-1:]}"
@@ -88,6 +89,7 @@ def comparison(project: dict, relay: dict) -> str:
         ("redis CPU %", project["cpu_percent"].get("redis"), relay["cpu"].get("redis")),
         ("postgres CPU %", project["cpu_percent"].get("postgres"),
          relay["cpu"].get("postgres")),
+        ("load client CPU %", project["cpu_percent"].get("client"), relay["cpu"].get("client")),
     ]
     lines = ["| | project | relay | project / relay |", "|---|---|---|---|"]
     for name, mine, theirs in rows:
@@ -100,10 +102,13 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--tables", type=int, default=200)
     parser.add_argument("--window", type=float, default=60, help="measured seconds")
-    parser.add_argument("--warmup", type=float, default=15)
+    parser.add_argument("--warmup", type=float, default=10,
+                        help="seconds between the last table's first deal and the window")
     parser.add_argument("--think", type=float, default=1.0)
     parser.add_argument("--env", action="append", default=[], metavar="NAME=VALUE",
                         help="an extra environment variable for the stack's processes")
+    parser.add_argument("--web-arg", action="append", default=[], metavar="ARG",
+                        help="an extra uvicorn argument, e.g. --web-arg=--loop=uvloop")
     parser.add_argument("--relay", help="the relay's folder (../shared/bench/relay)")
     parser.add_argument("--relay-venv", help="the relay's virtualenv (its README)")
     parser.add_argument("--out", help="JSON lines of both runs (default: a temporary file)")

@@ -47,10 +47,11 @@ class Stack:
     the temporary folder and the connections' application name."""
 
     def __init__(self, args: argparse.Namespace, name: str = "chaos",
-                 extra_env: dict | None = None) -> None:
+                 extra_env: dict | None = None, web_args: list[str] | None = None) -> None:
         self.args = args
         self.name = name
         self.extra_env = extra_env or {}
+        self.web_args = web_args or []
         self.dir = tempfile.mkdtemp(prefix=f"{name}-")
         self.db = f"shuangkou_{name}_{os.getpid()}_{int(time.time())}"
         self.pg = f"postgres://{args.pg_user}@{args.pg_host}:{args.pg_port}"
@@ -76,7 +77,7 @@ class Stack:
     def commands(self) -> dict[str, list[str]]:
         web = [os.path.join(BIN, "uvicorn"), "shuangkou_site.asgi:application",
                "--host", "127.0.0.1", "--lifespan", "off", "--no-proxy-headers",
-               "--no-access-log", "--port"]
+               "--no-access-log", *self.web_args, "--port"]
         return {
             "redis": ["redis-server", "--port", str(self.args.redis_port), "--bind", "127.0.0.1",
                       "--save", "", "--appendonly", "no", "--dir", self.dir],

@@ -37,6 +37,7 @@ class Stats:
     sent: dict = field(default_factory=dict)  # (game, first seq) -> send time
     received: dict = field(default_factory=dict)  # (game, first seq) -> receipt times
     latencies: list = field(default_factory=list)
+    completed: list = field(default_factory=list)  # when each latency ended (perf_counter)
     actions: int = 0
     # (code, message) of each error: the code as the server sent it (None when it sent
     # none), "client" for a failure of the client itself. The message is in the
@@ -51,6 +52,7 @@ class Stats:
         times.append(time.perf_counter())
         if len(times) == seats and key in self.sent:
             self.latencies.append(max(times) - self.sent.pop(key))
+            self.completed.append(max(times))
             del self.received[key]
 
 
@@ -79,8 +81,8 @@ class BotClient(FollowsView):
         return self.view is not None and self.view["status"] == "playing"
 
     async def run(self, until: float, keep_playing: bool = True) -> None:
-        """Play games until ``until`` (perf_counter time), then finish the game at
-        hand and close."""
+        """Play games until ``until`` (perf_counter time; ``stop_after`` may move it),
+        then finish the game at hand and close."""
         self.stop_after = until
         headers = {"Cookie": f"sessionid={self.session}"}
         async with connect(self.url, origin=self.origin, additional_headers=headers,
@@ -90,7 +92,8 @@ class BotClient(FollowsView):
             async for raw in socket:
                 message = json.loads(raw)
                 await self._handle(message)
-                if not self.playing and (time.perf_counter() > until or not keep_playing) \
+                if not self.playing and (time.perf_counter() > self.stop_after
+                                         or not keep_playing) \
                         and self.game_id in self.stats.games_settled:
                     return
 
