@@ -178,10 +178,11 @@ async def _measure(stats: Stats, meter: CpuMeter, pauses: GcPauses, clients: lis
         await asyncio.sleep(0.2)
     dealt = time.perf_counter() - started
     await asyncio.sleep(args.warmup)
-    first_action = stats.actions
     gc.collect()
     gc.disable()  # see GcPauses
+    await asyncio.sleep(1)  # the messages that queued up during the collection
     pauses_before = len(pauses.pauses)
+    first_action = stats.actions
     meter.start()
     await asyncio.sleep(args.window)
     meter.stop()

@@ -1,6 +1,7 @@
 """Timing log lines, logger ``games.timing`` (README, "Production and scale-out"): how long
 each action took to commit or be refused, how late the sweeper claimed an expired turn,
-how long an ended game waited for its settlement.
+how long an ended game waited for its settlement, and the web process's long garbage
+collections (every table of the process waits for them).
 
 Kept cheap for the hot path: two ``perf_counter`` calls per action, and ``logging``
 formats a line only when the logger is enabled (GAMES_TIMING_LOG_LEVEL=WARNING silences
@@ -10,6 +11,7 @@ log pipelines alike."""
 from __future__ import annotations
 
 import functools
+import gc
 import logging
 import time
 from collections.abc import Callable
@@ -57,3 +59,27 @@ def log_settlement_lag(record) -> None:
     if record.ended_at is not None and record.settled_at is not None:
         logger.info("settlement-lag game=%s ms=%.0f", record.pk,
                     (record.settled_at - record.ended_at).total_seconds() * 1000)
+
+
+GC_PAUSE_LOG_MS = 20  # shorter collections are not worth a line
+
+
+class GcPauseLog:
+    """Log each garbage collection of this process longer than ``GC_PAUSE_LOG_MS``:
+    ``gc-pause generation=… ms=…``. Installed once by the web process (asgi.py)."""
+
+    def __init__(self) -> None:
+        self._began = 0.0
+
+    def __call__(self, phase: str, info: dict) -> None:
+        if phase == "start":
+            self._began = time.perf_counter()
+            return
+        ms = (time.perf_counter() - self._began) * 1000
+        if ms >= GC_PAUSE_LOG_MS:
+            logger.info("gc-pause generation=%s ms=%.0f", info.get("generation"), ms)
+
+
+def log_gc_pauses() -> None:
+    if not any(isinstance(callback, GcPauseLog) for callback in gc.callbacks):
+        gc.callbacks.append(GcPauseLog())

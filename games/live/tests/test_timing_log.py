@@ -1,13 +1,14 @@
 """The ``games.timing`` log lines (games/live/timing.py): action commits and refusals with
 their time, the sweeper's lag behind a deadline, a settlement's lag behind the game's end."""
 
+import gc
 import logging
 import re
 
 import pytest
 
 from games.errors import ActionError
-from games.live import sweeps
+from games.live import sweeps, timing
 from games.live.lifecycle import game_act
 from games.models import GameRecord
 from games.testing import live_helpers
@@ -51,3 +52,31 @@ def test_actions_refusals_sweeps_and_settlements_log_their_timings(caplog, setti
     assert record.status == GameRecord.Status.ENDED and record.settled_at is not None
     (settled,) = timing_lines(caplog, "settlement-lag")
     assert re.fullmatch(rf"settlement-lag game={record.pk} ms=\d+", settled)
+
+
+def test_a_long_garbage_collection_is_logged_and_a_short_one_is_not(caplog, monkeypatch):
+    caplog.set_level(logging.INFO, logger="games.timing")
+    pause_log = timing.GcPauseLog()
+    gc.callbacks.append(pause_log)  # the list gc itself calls: not to be replaced
+    try:
+        monkeypatch.setattr(timing, "GC_PAUSE_LOG_MS", 10_000)
+        gc.collect()
+        assert timing_lines(caplog, "gc-pause") == []
+
+        monkeypatch.setattr(timing, "GC_PAUSE_LOG_MS", 0)
+        gc.collect()
+    finally:
+        gc.callbacks.remove(pause_log)
+    (line,) = timing_lines(caplog, "gc-pause")
+    assert re.fullmatch(r"gc-pause generation=2 ms=\d+", line)
+
+
+def test_the_pause_log_is_installed_once():
+    kept = list(gc.callbacks)
+    try:
+        gc.callbacks[:] = [c for c in kept if not isinstance(c, timing.GcPauseLog)]
+        timing.log_gc_pauses()
+        timing.log_gc_pauses()
+        assert sum(isinstance(c, timing.GcPauseLog) for c in gc.callbacks) == 1
+    finally:
+        gc.callbacks[:] = kept
