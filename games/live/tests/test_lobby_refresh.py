@@ -66,6 +66,14 @@ class Lobby:
 
         await asyncio.wait_for(waited(), timeout=10)
 
+    @staticmethod
+    async def last_updates(sockets: list[WebsocketCommunicator]) -> list[str]:
+        """The next message of each socket, then every socket closed."""
+        updates = [await socket.receive_from(timeout=10) for socket in sockets]
+        for socket in sockets:
+            await socket.disconnect()
+        return updates
+
 
 def joined_elsewhere(user, room_id: int) -> None:
     """Sit ``user`` down off the process's database thread (the test holds that one)."""
@@ -94,10 +102,7 @@ def test_many_sockets_share_one_render_per_burst_and_get_the_same_list(monkeypat
         await seen.until(lambda: len(seen.heard) == len(sockets) * len(players))
         assert len(seen.windows) == 1  # the first notification opened it, for every socket
         seen.windows[0].set()
-        updates = [await socket.receive_from(timeout=10) for socket in sockets]
-        for socket in sockets:
-            await socket.disconnect()
-        return connect_renders, updates
+        return connect_renders, await seen.last_updates(sockets)
 
     connect_renders, updates = async_to_sync(scenario)()
 
@@ -122,10 +127,7 @@ def test_each_language_is_rendered_once_and_sent_to_its_own_sockets(monkeypatch)
         await database_sync_to_async(room_quick_join)(user=bob, room_id=room.pk)
         await seen.until(lambda: len(seen.heard) == len(sockets))
         seen.windows[0].set()
-        updates = [await socket.receive_from(timeout=10) for socket in sockets]
-        for socket in sockets:
-            await socket.disconnect()
-        return connect_renders, updates
+        return connect_renders, await seen.last_updates(sockets)
 
     connect_renders, updates = async_to_sync(scenario)()
 
