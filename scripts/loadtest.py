@@ -186,6 +186,8 @@ async def _measure(stats: Stats, meter: CpuMeter, pauses: GcPauses, clients: lis
     meter.start()
     await asyncio.sleep(args.window)
     meter.stop()
+    # The last actions of the window arrive after it: a collection now would delay them.
+    await asyncio.sleep(2)
     gc.enable()
     window_pauses = len(pauses.pauses) - pauses_before
     print(f"load client GC collections in the window: {window_pauses}", flush=True)
