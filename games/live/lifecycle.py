@@ -1,9 +1,11 @@
 """A game's lifecycle, in one place: deal, every action, the end, settlement and the
 table's reopening (RULES §2, §6, §8, §10).
 
-Each step is one short transaction (GUIDE): lock the game row, check the action with
-the engine, append its events, update the row (seq, turn, deadline), commit, then
-notify the table. Refusals reach only the sender and change nothing. The game's end
+Each step is one short transaction (GUIDE): check it with the engine, append its
+events and update the row (seq, turn, deadline) in one statement that lands only if the
+row is still at the step's seq (games.live.append), then notify the table. A player's
+action needs no lock (:func:`game_act`); the deal, the sweeper and a disconnect lock
+the row first. Refusals reach only the sender and change nothing. The game's end
 enqueues its settlement (games.tasks, by the task's stable name); :func:`game_settle`
 posts the money (games.settlement) and opens the table for the next game.
 """
