@@ -29,6 +29,7 @@ import random
 import statistics
 import sys
 import time
+from datetime import UTC, datetime
 from urllib.parse import urlparse
 
 sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
@@ -92,6 +93,7 @@ class CpuMeter:
 
     def start(self) -> None:
         self.started = time.perf_counter()
+        self.started_at = datetime.now(UTC)  # to match the `slowest` times with server logs
         self.before = self._times()
 
     def stop(self) -> None:
@@ -208,6 +210,7 @@ def _window_result(stats: Stats, meter: CpuMeter, actions: int) -> dict:
     slowest = sorted(samples, key=lambda sample: -sample[1])[:5]
     result = {
         "window_s": round(meter.seconds, 1), "actions": actions,
+        "window_start_utc": meter.started_at.isoformat(timespec="seconds"),
         "actions_per_s": round(actions / meter.seconds, 1),
         "p50_ms": round(_percentile(latencies, 0.5) * 1000, 1),
         "p99_ms": round(_percentile(latencies, 0.99) * 1000, 1),
@@ -227,8 +230,8 @@ def _window_result(stats: Stats, meter: CpuMeter, actions: int) -> dict:
 
 
 def _print_window(result: dict) -> None:
-    print(f"measured window: {result['window_s']} s, {result['actions']} actions = "
-          f"{result['actions_per_s']}/s")
+    print(f"measured window: {result['window_s']} s from {result['window_start_utc']}, "
+          f"{result['actions']} actions = {result['actions_per_s']}/s")
     print(f"latency send → all seats received: p50 {result['p50_ms']} ms, "
           f"p99 {result['p99_ms']} ms, max {result['max_ms']} ms "
           f"({result['samples']} samples, mean {result['mean_ms']} ms)")
