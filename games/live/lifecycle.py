@@ -218,9 +218,10 @@ def game_deadline(*, game_id: int, seq: int) -> list[dict]:
                 # GUIDE: a fault of the server never counts against a player). No timeout:
                 # the turn's full time again; games.live.delivery gives it afresh once
                 # the table has been told.
-                record.deadline = turn_deadline(GameFacts.of(record), game)
+                facts = GameFacts.of(record)
+                record.deadline = turn_deadline(facts, game)
                 record.save(update_fields=["deadline"])
-                warm_engines.remember(WarmGame(GameFacts.of(record), game))
+                warm_engines.remember(WarmGame(facts, game))
                 return []
             game.timeout(game.turn)
         return _commit(record, game, mark)

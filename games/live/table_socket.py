@@ -349,20 +349,23 @@ def _act_at_table(table_id: int, user_id: int, action: str, seq: int | None,
     # The table's game as this process last saw it, so no read is needed to find it; a
     # game that has ended since sends us to the table's row for the current one.
     known = warm_engines.table_game(table_id)
-    game_id = known if known is not None else _current_game(table_id)
-    for _attempt in range(2):
-        if game_id is None:
-            raise ActionError(_("这张牌桌没有进行中的牌局"))
+    if known is not None:
         try:
-            lifecycle.game_act(user_id=user_id, game_id=game_id, action=action,
+            lifecycle.game_act(user_id=user_id, game_id=known, action=action,
                                client_seq=seq, **payload)
             return
         except ActionError as error:
-            if error.code != "game_over" or game_id != known:
+            if error.code != "game_over":
                 raise
-        game_id = _current_game(table_id)
-        if game_id == known:
-            raise ActionError(_("本局已经结束"), code="game_over")
+            current = _current_game(table_id)
+            if current == known:  # no new game yet: the refusal stands
+                raise
+    else:
+        current = _current_game(table_id)
+    if current is None:
+        raise ActionError(_("这张牌桌没有进行中的牌局"))
+    lifecycle.game_act(user_id=user_id, game_id=current, action=action, client_seq=seq,
+                       **payload)
 
 
 def _snapshot(table_id: int, user_id: int) -> dict:
