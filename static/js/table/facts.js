@@ -24,6 +24,17 @@ export function bombKind(reading) {
   return "bomb";
 }
 
+/** A report's bomb kind in the names above, whichever names the report used. */
+export function normalBombKind(kind, cards) {
+  if (kind === "chain_bomb" || kind === "chain") {
+    return "chain";
+  }
+  if (kind === "joker_bomb" || kind === "kings") {
+    return cards && cards.length === 4 ? "four_kings" : "three_kings";
+  }
+  return ["three_kings", "four_kings"].includes(kind) ? kind : "bomb";
+}
+
 /** Every bomb of the game so far: {seat, stars, kind, cards, seq}, in playing order. */
 export function bombsOf(view) {
   const bombs = [];
@@ -59,4 +70,55 @@ export function trusteeReason(view, seat) {
     }
   }
   return "player";
+}
+
+/**
+ * The result report of a settled game (docs/protocol.md, "The result report"): the
+ * settlement's `report`, or the settlement itself when its fields sit at its top level.
+ * Null before settlement, or from a server without reports.
+ */
+export function reportOf(settlement) {
+  if (!settlement) {
+    return null;
+  }
+  if (settlement.report) {
+    return settlement.report;
+  }
+  return settlement.kou !== undefined || settlement.bombs !== undefined ? settlement : null;
+}
+
+const SEAT_FIELDS = {
+  contribution: ["contribution", "contributions"],
+  base: ["base"],
+  total: ["total", "totals", "scores"],
+  points: ["points"],
+  coins: ["coins"],
+  fee: ["fee", "fees"],
+  left: ["left", "cards_left"],
+};
+
+/**
+ * One seat's line of a report, whichever way the report lists seats: a list of seat
+ * objects (`seats` or `per_seat`), or a list per field indexed by seat. Missing fields
+ * are null.
+ */
+export function reportSeat(report, seat) {
+  const line = {};
+  const objects = report && (report.seats || report.per_seat);
+  const own = Array.isArray(objects) ? objects.find((item, index) =>
+    (item && item.seat !== undefined ? item.seat : index) === seat) : null;
+  for (const [field, names] of Object.entries(SEAT_FIELDS)) {
+    line[field] = null;
+    for (const name of names) {
+      if (own && own[name] !== undefined) {
+        line[field] = own[name];
+        break;
+      }
+      if (report && Array.isArray(report[name]) && report[name][seat] !== undefined) {
+        line[field] = report[name][seat];
+        break;
+      }
+    }
+  }
+  return line;
 }
