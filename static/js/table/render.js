@@ -331,7 +331,7 @@ export function layoutHand() {
   // that the first card of a row takes back).
   const base = parseFloat(window.getComputedStyle(document.documentElement).fontSize) * 0.5;
   const width = dom.hand.clientWidth - parseFloat(style.paddingRight) - base - 2 - gaps;
-  const card = cards[0].offsetWidth;
+  const card = cards[0].getBoundingClientRect().width;
   const widest = card * 0.62;
   const thinnest = card * 0.34;
   let step = count > 1 ? (width - card) / (count - 1) : widest;
@@ -442,8 +442,8 @@ export function renderTimers() {
  * otherwise push the felt under the dock).
  */
 function bringTableIntoView() {
-  if (!gameRunning() || state.viewedGame === state.gameId) {
-    return;
+  if (!gameRunning() || state.viewedGame === state.gameId || (playingHere() && dom.handArea.hidden)) {
+    return; // a player's hand is not here yet: the page is not its full height
   }
   state.viewedGame = state.gameId;
   const tools = document.querySelector(".table-tools");
