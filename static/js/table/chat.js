@@ -22,7 +22,7 @@ function userAt(seat) {
 /** A `chat` message: show it by its seat unless its player is muted. */
 export function showChat(message) {
   const phrase = phrases.get(message.phrase);
-  const user = userAt(message.seat);
+  const user = message.user !== undefined ? message.user : userAt(message.seat);
   if (!phrase || (user !== null && muted.has(user))) {
     return;
   }

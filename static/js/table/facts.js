@@ -24,13 +24,17 @@ export function bombKind(reading) {
   return "bomb";
 }
 
-/** A report's bomb kind in the names above, whichever names the report used. */
-export function normalBombKind(kind, cards) {
+/**
+ * A report's bomb kind in the names above, whichever names the report used (the
+ * engine's `joker_bomb` tells three kings from four by its `size`, else its cards).
+ */
+export function normalBombKind(kind, cards, size) {
   if (kind === "chain_bomb" || kind === "chain") {
     return "chain";
   }
   if (kind === "joker_bomb" || kind === "kings") {
-    return cards && cards.length === 4 ? "four_kings" : "three_kings";
+    const count = size || (cards ? cards.length : 0);
+    return count === 4 ? "four_kings" : "three_kings";
   }
   return ["three_kings", "four_kings"].includes(kind) ? kind : "bomb";
 }

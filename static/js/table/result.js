@@ -114,7 +114,7 @@ export function renderResult() {
     const item = document.createElement("li");
     item.dataset.seat = String(bomb.seat);
     item.dataset.stars = String(bomb.stars);
-    const kind = normalBombKind(bomb.kind, bomb.cards);
+    const kind = normalBombKind(bomb.kind, bomb.cards, bomb.size);
     item.dataset.kind = kind;
     const who = document.createElement("span");
     who.className = "bomb-player";

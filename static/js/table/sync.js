@@ -33,6 +33,11 @@ export function receive(message) {
     case "chat":
       showChat(message);
       break;
+    case "wallet":
+      // My coins: at the deal (the stake frozen) and after the settlement.
+      state.wallet = { balance: message.balance, frozen: message.frozen };
+      render();
+      break;
     case "hints":
       applyHints(message);
       break;

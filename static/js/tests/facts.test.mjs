@@ -64,6 +64,8 @@ test("a report's seats, listed by field or as seat objects, read the same", () =
   assert.deepEqual(reportSeat(reportOf(byField), 1).left, ["3S0"]);
   assert.equal(reportSeat(null, 0).fee, null);
   assert.equal(normalBombKind("joker_bomb", ["SJ0", "SJ1", "BJ0", "BJ1"]), "four_kings");
+  assert.equal(normalBombKind("joker_bomb", ["SJ0", "BJ0", "BJ1"], 3), "three_kings");
+  assert.equal(normalBombKind("joker_bomb", [], 4), "four_kings");
   assert.equal(normalBombKind("chain_bomb", []), "chain");
   assert.equal(normalBombKind("three_kings", []), "three_kings");
 });
