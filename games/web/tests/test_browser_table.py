@@ -85,7 +85,9 @@ def test_a_coin_game_on_the_card_table_with_a_spectator(artifacts):
     room = coin_room("浏览器金币场", bots_allowed=True, turn_seconds=120, first_turn_seconds=120)
     player = make_player("table_player", coins=100_000)
     watcher = make_player("table_watcher")
-    with served(1, SITE_APP_WITH_STATIC) as (port,), chromium() as browser:
+    # The server with production's disconnect grace (the test settings have none).
+    grace = {"DJANGO_SETTINGS_MODULE": "games.web.tests.browser_settings"}
+    with served(1, SITE_APP_WITH_STATIC, env=grace) as (port,), chromium() as browser:
         base = f"http://127.0.0.1:{port}"
         expect.set_options(timeout=TIMEOUT_MS)
         mine = new_visit(browser, base, artifacts, "player", DESKTOP)
