@@ -159,6 +159,7 @@ def play_the_table(mine: Visit, theirs: Visit, record: GameRecord, seat: int,
     mine.check("table, game")
 
     check_phone_layouts(mine)
+    mine.shot("table-desktop-counter", full_page=False)
     check_counter(mine, record)
     drag_select(mine)
     sort_by_pattern_and_by_key(mine, table_id)
@@ -401,7 +402,10 @@ def trustee_with_reason(visit: Visit, seat: int) -> None:
 # --- layouts -------------------------------------------------------------------------------
 
 def check_phone_layouts(visit: Visit) -> None:
+    """The layouts with the 记牌器 open, the tallest the table gets in a game."""
     page = visit.page
+    page.locator("#counter-toggle").click()
+    expect(page.locator("#counter-panel")).to_be_visible()
     for name, viewport in (("phone-portrait", PHONE), ("phone-landscape", PHONE_SIDEWAYS)):
         page.set_viewport_size(viewport)
         page.evaluate("() => document.querySelector('.table-tools').scrollIntoView()")
