@@ -363,11 +363,9 @@ function renderCounter() {
       const name = document.createElement("span");
       name.className = "counter-rank";
       name.textContent = rankName(rank);
-      name.setAttribute("aria-hidden", "true");
       const number = document.createElement("span");
       number.className = "counter-count";
-      number.setAttribute("aria-hidden", "true");
-      item.append(name, number);
+      item.append(name, " ", number);
       return item;
     }));
   }
@@ -376,7 +374,7 @@ function renderCounter() {
     item.dataset.count = String(count);
     item.classList.toggle("none", count === 0);
     item.lastElementChild.textContent = String(count);
-    item.setAttribute("aria-label", t("counter_rank", { rank: rankName(item.dataset.rank), count }));
+    item.title = t("counter_rank", { rank: rankName(item.dataset.rank), count });
   }
 }
 
