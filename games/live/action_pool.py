@@ -23,9 +23,6 @@ from django.db import connections
 from psycopg.conninfo import make_conninfo
 from psycopg_pool import AsyncConnectionPool
 
-# How the pool's connections show in pg_stat_activity.
-APPLICATION_NAME = "shuangkou-actions"
-
 _pools: dict[asyncio.AbstractEventLoop, asyncio.Future] = {}
 
 
@@ -91,7 +88,14 @@ def _conninfo() -> str:
     return make_conninfo(dbname=database["NAME"], user=database["USER"] or None,
                          password=database["PASSWORD"] or None,
                          host=database["HOST"] or None, port=database["PORT"] or None,
-                         application_name=APPLICATION_NAME)
+                         application_name=application_name())
+
+
+def application_name() -> str:
+    """How the pool's connections show in pg_stat_activity: the name of Django's own
+    connection (DATABASE_URL's ``application_name``), with ``-actions``."""
+    name = connections["default"].settings_dict.get("OPTIONS", {}).get("application_name")
+    return f"{name or 'shuangkou'}-actions"
 
 
 def _forget_finished_loops() -> None:

@@ -29,7 +29,7 @@ def bots_wait(settings):
 def _action_connections() -> int:
     with connection.cursor() as cursor:
         cursor.execute("SELECT count(*) FROM pg_stat_activity WHERE application_name = %s "
-                       "AND datname = current_database()", [action_pool.APPLICATION_NAME])
+                       "AND datname = current_database()", [action_pool.application_name()])
         return cursor.fetchone()[0]
 
 
