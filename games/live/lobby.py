@@ -77,7 +77,7 @@ def rooms_context() -> dict:
     where someone sits (games.live.lobby_tables); three queries in all."""
     rooms = lobby_rooms()
     tables = lobby_tables([room["id"] for room in rooms])
-    empty = {"tables": [], "more": 0}
+    empty = {"listed_tables": [], "more_tables": 0}
     return {"rooms": [{**room, **tables.get(room["id"], empty)} for room in rooms],
             "fragment_id": ROOMS_FRAGMENT_ID}
 

@@ -17,9 +17,9 @@ TABLES_PER_ROOM = 6
 
 
 def lobby_tables(room_ids: list[int]) -> dict[int, dict]:
-    """Room id → ``{"tables": [...], "more": int}``: up to TABLES_PER_ROOM tables of the
-    room where someone sits, by table number, each with its seated players in seat order
-    (``name``, ``bot``), and how many such tables are not listed."""
+    """Room id → ``{"listed_tables": [...], "more_tables": int}``: up to TABLES_PER_ROOM
+    tables of the room where someone sits, by table number, each with its seated players
+    in seat order (``name``, ``bot``), and how many such tables are not listed."""
     if not room_ids:
         return {}
     someone_sits = Exists(Seat.objects.filter(table=OuterRef("pk"), user__isnull=False))
@@ -33,11 +33,11 @@ def lobby_tables(room_ids: list[int]) -> dict[int, dict]:
               .filter(place__lte=TABLES_PER_ROOM)
               .order_by("room_id", "number")
               .prefetch_related(Prefetch("seats", queryset=players, to_attr="players")))
-    listed: dict[int, dict] = defaultdict(lambda: {"tables": [], "more": 0})
+    listed: dict[int, dict] = defaultdict(lambda: {"listed_tables": [], "more_tables": 0})
     for table in tables:
         room = listed[table.room_id]
-        room["more"] = table.occupied - min(table.occupied, TABLES_PER_ROOM)
-        room["tables"].append({
+        room["more_tables"] = table.occupied - min(table.occupied, TABLES_PER_ROOM)
+        room["listed_tables"].append({
             "id": table.pk, "number": table.number, "status": table.status,
             "status_label": table.get_status_display(),
             "players": [{"name": str(seat.user), "bot": seat.is_bot} for seat in table.players],

@@ -69,8 +69,11 @@ def test_the_lobby_lists_tables_with_their_players_bots_marked_and_a_watch_link(
     waiting = room_quick_join(user=carol, room_id=make_room("金游 积分场", "jinyou").pk)
     client.force_login(make_player("alice"))
 
-    tables = listed_tables(client.get(reverse("lobby")).content.decode())
+    html = client.get(reverse("lobby")).content.decode()
+    tables = listed_tables(html)
 
+    # The room's counts stay as they were beside the list of its tables.
+    assert re.search(rf'<tr id="room-{points.pk}".*?data-playing="1">1 / 1</td>', html, re.S)
     seats = Seat.objects.filter(table_id=record.table_id).select_related("user")
     assert tables[record.table_id] == {
         "status": "playing", "watch": reverse("table", args=[record.table_id]),
