@@ -24,6 +24,8 @@ pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.slow]
 
 TIMEOUT_MS = 30_000
 PASSWORD = "Shuang-Kou-2468!"
+DESKTOP = {"width": 1280, "height": 900}
+PHONE = {"width": 390, "height": 844}
 
 
 @pytest.fixture
@@ -43,7 +45,7 @@ def test_a_new_player_goes_from_sign_up_to_a_table_and_watches_another(artifacts
                                                                  turn_seconds=120,
                                                                  first_turn_seconds=120))
     with served(1, SITE_APP_WITH_STATIC) as (port,), \
-            chromium_page(viewport={"width": 1280, "height": 900}, locale="zh-CN") as page:
+            chromium_page(viewport=DESKTOP, locale="zh-CN") as page:
         page.set_default_timeout(TIMEOUT_MS)
         expect.set_options(timeout=TIMEOUT_MS)
         base = f"http://127.0.0.1:{port}"
@@ -88,6 +90,9 @@ def test_a_new_player_goes_from_sign_up_to_a_table_and_watches_another(artifacts
             mine = page.locator(f"#lobby-table-{seat.table_id}")
             expect(mine).to_contain_text("新来的")
             check("lobby", "03-lobby")
+            page.set_viewport_size(PHONE)
+            check("lobby, phone width", "03-lobby-phone")
+            page.set_viewport_size(DESKTOP)
 
             other.get_by_role("link", name=re.compile("旁观")).click()
             page.wait_for_url(base + reverse("table", args=[watched.table_id]))
