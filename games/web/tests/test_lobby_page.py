@@ -73,7 +73,7 @@ def test_the_lobby_lists_tables_with_their_players_bots_marked_and_a_watch_link(
     tables = listed_tables(html)
 
     # The room's counts stay as they were beside the list of its tables.
-    assert re.search(rf'<tr id="room-{points.pk}".*?data-playing="1">1 / 1</td>', html, re.S)
+    assert re.search(rf'<tr id="room-{points.pk}".*?data-playing="1"[^>]*>1 / 1</td>', html, re.S)
     seats = Seat.objects.filter(table_id=record.table_id).select_related("user")
     assert tables[record.table_id] == {
         "status": "playing", "watch": reverse("table", args=[record.table_id]),
