@@ -1,7 +1,7 @@
 """The way in, in a real browser (Playwright and Debian's Chromium, as in
 test_browser_e2e.py): a person signs up, lands on the play-now page, reads the rules,
 presses play and arrives at a table; in the lobby another table is listed with who sits
-there, and its watch link opens it as a spectator. Each page is checked for console
+there (and a player sitting down shows live), and its watch link opens it as a spectator. Each page is checked for console
 errors, named controls and readable contrast; screenshots go to test-artifacts/e2e/."""
 
 from __future__ import annotations
@@ -15,6 +15,7 @@ from django.urls import reverse
 from playwright.sync_api import expect
 
 from games.models import Room, Seat
+from games.live.seating import room_quick_join
 from games.rule_set_names import rule_set_name
 from games.testing.browser_checks import PageErrors, assert_accessible, chromium_page
 from games.testing.room_helpers import make_player, make_room, presets, start_game_with_bots
@@ -90,6 +91,10 @@ def test_a_new_player_goes_from_sign_up_to_a_table_and_watches_another(artifacts
             mine = page.locator(f"#lobby-table-{seat.table_id}")
             expect(mine).to_contain_text("新来的")
             check("lobby", "03-lobby")
+            # The list is live: someone sitting down now shows without a reload.
+            room_quick_join(user=make_player("小李"), room_id=beginner.pk)
+            expect(mine.locator(".player")).to_have_count(2)
+            expect(mine).to_contain_text("小李")
             page.set_viewport_size(PHONE)
             check("lobby, phone width", "03-lobby-phone")
             page.set_viewport_size(DESKTOP)
