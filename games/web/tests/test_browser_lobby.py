@@ -1,8 +1,9 @@
 """The way in, in a real browser (Playwright and Debian's Chromium, as in
 test_browser_e2e.py): a person signs up, lands on the play-now page, reads the rules,
 presses play and arrives at a table; in the lobby another table is listed with who sits
-there (and a player sitting down shows live), and its watch link opens it as a spectator. Each page is checked for console
-errors, named controls and readable contrast; screenshots go to test-artifacts/e2e/."""
+there (and a player sitting down shows live), and its watch link opens it as a
+spectator. Each page is checked for console errors, named controls and readable
+contrast; screenshots go to test-artifacts/e2e/."""
 
 from __future__ import annotations
 
@@ -14,8 +15,8 @@ import pytest
 from django.urls import reverse
 from playwright.sync_api import expect
 
-from games.models import Room, Seat
 from games.live.seating import room_quick_join
+from games.models import Room, Seat
 from games.rule_set_names import rule_set_name
 from games.testing.browser_checks import PageErrors, assert_accessible, chromium_page
 from games.testing.room_helpers import make_player, make_room, presets, start_game_with_bots
