@@ -53,7 +53,8 @@ def sign_up(request: HttpRequest) -> HttpResponse:
             else:
                 messages.success(request, _("注册成功。打完第一局后将赠送 %(coins)d 游戏币。")
                                  % {"coins": settings.LEDGER_STARTING_COINS})
-                return redirect(_safe_next(request) or "my-profile")
+                # A new player's next step is a first game (templates/games/play_now.html).
+                return redirect(_safe_next(request) or "play-now")
     response = render(request, "registration/signup.html", {
         "form": form, "next": _safe_next(request) or "",
         "starting_coins": settings.LEDGER_STARTING_COINS},

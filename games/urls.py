@@ -1,10 +1,13 @@
 from django.urls import path
 
-from games.web import api, views
+from games.web import api, rules, views
 
 urlpatterns = [
     path("lobby/", views.lobby, name="lobby"),
     path("lobby/rooms/<int:room_id>/join/", views.room_quick_join, name="room-quick-join"),
+    path("play/", views.play_now, name="play-now"),
+    path("rules/", rules.rules_index, name="rules-index"),
+    path("rules/<slug:code>/", rules.rules_page, name="rules"),
     path("tables/<int:table_id>/", views.table_page, name="table"),
     path("tables/<int:table_id>/ready/", views.table_ready, name="table-ready"),
     path("tables/<int:table_id>/stand/", views.table_stand, name="table-stand"),

@@ -25,7 +25,8 @@ def test_sign_up_creates_the_player_without_coins_and_logs_in(client, settings):
 
     response = client.post(reverse("signup"), sign_up_data(), follow=True)
 
-    assert response.redirect_chain[-1][0] == reverse("my-profile")
+    # A new player's next step is a first game (games.web.views.play_now).
+    assert response.redirect_chain[-1][0] == reverse("play-now")
     user = User.objects.get(username="xiaoming")
     assert user.nickname == "小明"
     assert user.check_password(PASSWORD)
@@ -105,7 +106,7 @@ def test_sign_up_goes_to_a_safe_next_page_and_ignores_another_site(client):
     client.post(reverse("logout"))
     response = client.post(reverse("signup") + "?next=https://evil.example/",
                            sign_up_data(username="xiaohong"))
-    assert response.url == reverse("my-profile")
+    assert response.url == reverse("play-now")
 
 
 @pytest.mark.parametrize(("overrides", "field", "message"), [

@@ -10,7 +10,8 @@ statement, so one round trip and its own transaction when autocommit is on: the 
 takes the row's lock, and a concurrent writer holding it makes this statement wait and
 then re-check the seq (READ COMMITTED), so two steps from the same seq cannot both land.
 Elsewhere (SQLite under ``make run``) it is the same check in two statements in one
-transaction.
+transaction. A table socket's action runs the statement from the event loop
+(:func:`append_step_on_loop`, games.live.action_pool), the rest from the database thread.
 """
 
 from __future__ import annotations
@@ -21,6 +22,7 @@ from datetime import datetime
 
 from django.db import connection, transaction
 
+from games.live import action_pool
 from games.models import GameEvent, GameRecord
 
 _STEP_SQL = f"""
@@ -35,6 +37,9 @@ INSERT INTO {GameEvent._meta.db_table} (game_id, seq, type, data, created_at)
 SELECT moved.id, step.seq, step.type, step.data, now()
   FROM moved, jsonb_to_recordset(%(events)s::jsonb) AS step(seq integer, type text, data jsonb)
 """
+
+
+_SEQ_SQL = f"SELECT seq FROM {GameRecord._meta.db_table} WHERE id = %(game)s"
 
 
 @dataclass(frozen=True)
@@ -66,17 +71,33 @@ def append_step(step: Step) -> bool:
     return _append_with_orm(step)
 
 
+async def append_step_on_loop(step: Step) -> bool:
+    """:func:`append_step` from the event loop, through its own connections
+    (games.live.action_pool; PostgreSQL only)."""
+    rowcount, _row = await action_pool.execute(_STEP_SQL, _statement_params(step))
+    return rowcount == len(step.events)
+
+
+async def row_seq_on_loop(game_id: int) -> int | None:
+    """The game row's seq, read from the event loop (PostgreSQL only)."""
+    _rowcount, row = await action_pool.execute(_SEQ_SQL, {"game": game_id})
+    return None if row is None else row[0]
+
+
 def _append_in_one_statement(step: Step) -> bool:
+    with connection.cursor() as cursor:
+        cursor.execute(_STEP_SQL, _statement_params(step))
+        return cursor.rowcount == len(step.events)
+
+
+def _statement_params(step: Step) -> dict:
     rows = [{"seq": event["seq"], "type": event["type"], "data": event}
             for event in step.events]
-    with connection.cursor() as cursor:
-        cursor.execute(_STEP_SQL, {
-            "game": step.game, "base": step.base, "seq": step.seq, "turn": step.turn,
+    return {"game": step.game, "base": step.base, "seq": step.seq, "turn": step.turn,
             "deadline": step.deadline, "status": step.status,
             "result": None if step.result is None else json.dumps(step.result),
             "ended_at": step.ended_at, "playing": GameRecord.Status.PLAYING,
-            "events": json.dumps(rows)})
-        return cursor.rowcount == len(rows)
+            "events": json.dumps(rows)}
 
 
 def _append_with_orm(step: Step) -> bool:

@@ -72,6 +72,14 @@ def send_now(group: str, message: dict) -> None:
             raise
 
 
+def send_on_loop(group: str, message: dict) -> None:
+    """:func:`send_now` from the server's event loop itself: the send is started on it
+    and not waited for (a failure is logged and marks the game undelivered)."""
+    layer = get_channel_layer()
+    if layer is not None:
+        _start_send(layer, group, message)
+
+
 def send_confirmed(group: str, message: dict) -> None:
     """Send and wait until the layer has taken the message; raise if it does not.
 

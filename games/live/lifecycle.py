@@ -14,10 +14,13 @@ from __future__ import annotations
 
 import copy
 import hashlib
+import logging
 import random
 import secrets
 from datetime import timedelta
 
+from asgiref.sync import sync_to_async
+from channels.db import database_sync_to_async
 from django.conf import settings
 from django.db import transaction
 from django.utils import timezone
@@ -27,9 +30,15 @@ from accounts.models import User
 from games.engine.game import Game, GameError, event_for
 from games.errors import ActionError
 from games.live import warm_engines
-from games.live.append import Step, append_step
+from games.live.append import Step, append_step, append_step_on_loop, row_seq_on_loop
 from games.live.bot_accounts import bot_user_ids, stand_bots_if_alone
-from games.live.broadcast import announce_seats, seat_group, send_after_commit, table_group
+from games.live.broadcast import (
+    announce_seats,
+    seat_group,
+    send_after_commit,
+    send_on_loop,
+    table_group,
+)
 from games.live.refusals import engine_message
 from games.live.snapshots import seat_view, table_state
 from games.live.timing import log_settlement_lag, log_sweep_lag, timed_action
@@ -39,6 +48,8 @@ from games.settlement.settle import post_settlement
 from ledger.models import Currency
 from ledger.services import LedgerError, balance_of, freeze_game_coins
 from shuangkou_site.celery import app as celery_app
+
+logger = logging.getLogger(__name__)
 
 # games.tasks.settle_game_task, named rather than imported: the task module calls this
 # one, and queued messages refer to the task by this name anyway.
@@ -124,7 +135,8 @@ def game_act(*, user_id: int, game_id: int, action: str, cards: str | list | Non
     statement that lands only if the row is still where the engine was
     (games.live.append, issue #12): if another process moved the game meanwhile, the
     engine is reloaded and the action checked again. A refusal is given only once the
-    engine is known to be current, so it is never the answer to an old state."""
+    engine is known to be current, so it is never the answer to an old state.
+    :func:`game_act_on_loop` is the same from the event loop."""
     for _attempt in range(ACT_ATTEMPTS):
         warm = warm_engines.take(game_id) or warm_engines.load(game_id)
         if warm is None:
@@ -145,7 +157,50 @@ def game_act(*, user_id: int, game_id: int, action: str, cards: str | list | Non
             return written[1]
         # The row moved on since this engine was current: it is dropped, and the next
         # attempt loads the game afresh.
-    raise ActionError(_("牌局正忙，请重试"), code="busy")
+    raise _busy()
+
+
+@timed_action
+async def game_act_on_loop(*, user_id: int, game_id: int, action: str,
+                           cards: str | list | None = None, reading: dict | None = None,
+                           on: bool | None = None, client_seq: int | None = None) -> list[dict]:
+    """:func:`game_act` run on the event loop (issue #12): the engine's work there, the
+    step's one statement through the loop's own connections (games.live.action_pool),
+    the database thread only for a game this process has not loaded yet and for the
+    settlement's enqueueing. The statement commits by itself, so what :func:`game_act`
+    does after commit is done as soon as it returns."""
+    for _attempt in range(ACT_ATTEMPTS):
+        warm = warm_engines.take(game_id) or await database_sync_to_async(warm_engines.load)(
+            game_id)
+        if warm is None:
+            raise ActionError(_("没有牌局 %(game)s"), {"game": game_id})
+        mark = warm.seq
+        try:
+            _apply(warm.game, user_id, action, cards=cards, reading=reading, on=on,
+                   client_seq=client_seq)
+        except ActionError:
+            if warm.game.status == "playing" and await row_seq_on_loop(game_id) != mark:
+                continue
+            warm_engines.remember(warm)
+            raise
+        step = _step_of(warm, mark)
+        if step is None:
+            warm_engines.remember(warm)
+            return []
+        if not await append_step_on_loop(step):
+            continue
+        warm_engines.remember(warm)
+        public = [event_for(event, None) for event in step.events]
+        send_on_loop(table_group(warm.facts.table_id), _events_message(step, public))
+        if step.result is not None:
+            # A broker's round trip: on a worker thread, not the database thread.
+            await sync_to_async(_enqueue_settlement_robustly, thread_sensitive=False)(game_id)
+        return public
+    raise _busy()
+
+
+def _busy() -> ActionError:
+    return ActionError(_("牌局正忙，请重试"), code="busy")
 
 
 def _apply(game: Game, user_id: int, action: str, *, cards, reading, on,
@@ -291,6 +346,16 @@ def _enqueue_settlement(game_id: int) -> None:
     celery_app.signature(SETTLE_TASK, args=(game_id,)).delay()
 
 
+def _enqueue_settlement_robustly(game_id: int) -> None:
+    """After the game's last step committed: a broker that refuses the task must not
+    turn it into an error for the player (whose socket would close and go to 托管).
+    sweep_unsettled settles any game whose task was lost."""
+    try:
+        _enqueue_settlement(game_id)
+    except Exception:
+        logger.exception("could not enqueue the settlement of game %s", game_id)
+
+
 
 def _locked(game_id: int) -> GameRecord:
     # of=("self",): lock the game row only. Without it PostgreSQL also locks the joined
@@ -350,30 +415,40 @@ def _write_step(warm: WarmGame, mark: int) -> tuple[Step | None, list[dict]] | N
     Returns the step written (None if there was nothing to write) and its public
     events; None if the row was no longer at ``mark`` (nothing written, ``warm``
     dropped)."""
+    step = _step_of(warm, mark)
+    if step is None:
+        warm_engines.remember(warm)
+        return None, []
+    if not append_step(step):
+        return None
+    public = [event_for(event, None) for event in step.events]
+    transaction.on_commit(lambda: warm_engines.remember(warm))
+    send_after_commit(table_group(warm.facts.table_id), _events_message(step, public))
+    if step.result is not None:
+        transaction.on_commit(lambda: _enqueue_settlement_robustly(step.game))
+    return step, public
+
+
+def _step_of(warm: WarmGame, mark: int) -> Step | None:
+    """The automatic moves that follow, then the step of every event after ``mark``
+    (None if there is none), computed on ``warm``: nothing is written."""
     game, facts = warm.game, warm.facts
     _run_automatic(facts, game)
     new = game.events[mark:]
     if not new:
-        warm_engines.remember(warm)
-        return None, []
-    deadline = turn_deadline(facts, game)
+        return None
     ended = game.status == "ended"
-    step = Step(game=facts.game_id, base=mark, events=new, turn=game.turn, deadline=deadline,
+    return Step(game=facts.game_id, base=mark, events=new, turn=game.turn,
+                deadline=turn_deadline(facts, game),
                 result=game.result.to_dict() if ended else None,
                 ended_at=timezone.now() if ended else None)
-    if not append_step(step):
-        return None
-    public = [event_for(event, None) for event in new]
-    transaction.on_commit(lambda: warm_engines.remember(warm))
-    send_after_commit(table_group(facts.table_id), {
-        "type": "game.events", "game": facts.game_id, "seq": step.seq, "turn": game.turn,
-        "deadline": deadline.isoformat() if deadline else None, "events": public})
-    if ended:
-        # robust: the action has committed; a broker that refuses the task must not turn
-        # it into an error for the player (whose socket would close and go to 托管).
-        # sweep_unsettled settles any game whose task was lost.
-        transaction.on_commit(lambda: _enqueue_settlement(facts.game_id), robust=True)
-    return step, public
+
+
+def _events_message(step: Step, public: list[dict]) -> dict:
+    """The table group's message of a written step (docs/protocol.md, ``events``)."""
+    return {"type": "game.events", "game": step.game, "seq": step.seq, "turn": step.turn,
+            "deadline": step.deadline.isoformat() if step.deadline else None,
+            "events": public}
 
 
 def turn_deadline(facts: GameFacts, game: Game):

@@ -23,7 +23,9 @@ from games.live.broadcast import LOBBY_GROUP
 from games.live.dispatch import DirectDispatchMixin
 from games.live.language import connection_language
 from games.live.lobby_refresh import SharedRefresh, loop_refresh
+from games.live.lobby_tables import lobby_tables
 from games.models import Room, Table
+from games.rule_set_names import rule_set_name, rule_set_summary
 
 ROOMS_FRAGMENT_ID = "lobby-rooms"
 # Sitting, standing and getting ready at busy tables can mean many notifications a
@@ -49,6 +51,9 @@ def lobby_rooms() -> list[dict]:
     return [{
         "id": room.pk, "name": room.name,
         "rule_set": room.rule_set.name, "rule_set_label": room.rule_set.label,
+        # In the reader's language (the fragment is rendered per language).
+        "rule_set_name": rule_set_name(room.rule_set.name, room.rule_set.label),
+        "rule_set_summary": rule_set_summary(room.rule_set.name),
         "seats_per_table": room.seat_count(),
         "kind": room.kind, "kind_label": room.get_kind_display(),
         "stake_unit": room.stake_unit, "coefficient": room.coefficient, "fee": room.fee,
@@ -64,8 +69,17 @@ def rooms_fragment(language: str | None = None) -> str:
     there is no request and so no CSRF token in the forms: their buttons post through
     htmx, which sends the page's token as a header (templates/base.html)."""
     with translation.override(language):
-        return render_to_string("games/_rooms.html", {"rooms": lobby_rooms(),
-                                                      "fragment_id": ROOMS_FRAGMENT_ID})
+        return render_to_string("games/_rooms.html", rooms_context())
+
+
+def rooms_context() -> dict:
+    """What templates/games/_rooms.html shows: the open rooms, each with the tables
+    where someone sits (games.live.lobby_tables); three queries in all."""
+    rooms = lobby_rooms()
+    tables = lobby_tables([room["id"] for room in rooms])
+    empty = {"listed_tables": [], "more_tables": 0}
+    return {"rooms": [{**room, **tables.get(room["id"], empty)} for room in rooms],
+            "fragment_id": ROOMS_FRAGMENT_ID}
 
 
 def shared_refresh() -> SharedRefresh:

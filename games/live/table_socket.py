@@ -18,7 +18,7 @@ from django.utils.translation import gettext_lazy as _
 
 from accounts.models import User
 from games.errors import ActionError
-from games.live import lifecycle, seating, socket_caps, warm_engines
+from games.live import action_pool, lifecycle, seating, socket_caps, warm_engines
 from games.live.broadcast import announce_table, seat_group, table_group
 from games.live.dispatch import DirectDispatchMixin
 from games.live.frames import parse_frame
@@ -200,7 +200,7 @@ class TableConsumer(DirectDispatchMixin, AsyncJsonWebsocketConsumer):
         cards = payload.get("cards")
         if action == "play" and not isinstance(cards, (str, list)):
             raise ActionError(_("“cards” 必须是牌的编码列表或点数文字"))
-        await db(_act_at_table)(self.table_id, self.user_id, action, seq, payload)
+        await _act_at_table(self.table_id, self.user_id, action, seq, payload)
 
     # --- from the channel layer --------------------------------------------------------------
 
@@ -343,29 +343,30 @@ def _current_game(table_id: int) -> int | None:
     return game_id
 
 
-def _act_at_table(table_id: int, user_id: int, action: str, seq: int | None,
-                  payload: dict) -> None:
-    # One trip to the database thread per action: under load each trip waits its turn.
-    # The table's game as this process last saw it, so no read is needed to find it; a
-    # game that has ended since sends us to the table's row for the current one.
+async def _act_at_table(table_id: int, user_id: int, action: str, seq: int | None,
+                        payload: dict) -> None:
+    # On PostgreSQL the action's statement runs from the event loop (issue #12,
+    # games.live.action_pool); elsewhere the whole action is one trip to the database
+    # thread. The table's game as this process last saw it, so no read is needed to
+    # find it; a game that has ended since sends us to the table's row for the current one.
+    act = lifecycle.game_act_on_loop if action_pool.enabled() else db(lifecycle.game_act)
     known = warm_engines.table_game(table_id)
     if known is not None:
         try:
-            lifecycle.game_act(user_id=user_id, game_id=known, action=action,
-                               client_seq=seq, **payload)
+            await act(user_id=user_id, game_id=known, action=action, client_seq=seq,
+                      **payload)
             return
         except ActionError as error:
             if error.code != "game_over":
                 raise
-            current = _current_game(table_id)
+            current = await db(_current_game)(table_id)
             if current == known:  # no new game yet: the refusal stands
                 raise
     else:
-        current = _current_game(table_id)
+        current = await db(_current_game)(table_id)
     if current is None:
         raise ActionError(_("这张牌桌没有进行中的牌局"))
-    lifecycle.game_act(user_id=user_id, game_id=current, action=action, client_seq=seq,
-                       **payload)
+    await act(user_id=user_id, game_id=current, action=action, client_seq=seq, **payload)
 
 
 def _snapshot(table_id: int, user_id: int) -> dict:

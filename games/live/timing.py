@@ -12,9 +12,9 @@ from __future__ import annotations
 
 import functools
 import gc
+import inspect
 import logging
 import time
-from collections.abc import Callable
 
 from django.utils import timezone
 
@@ -23,10 +23,23 @@ from games.errors import ActionError
 logger = logging.getLogger("games.timing")
 
 
-def timed_action(function: Callable[..., list[dict]]) -> Callable[..., list[dict]]:
-    """Log the time of each call of ``function`` (games.live.lifecycle.game_act, called
-    with keywords only): ``action-commit`` with the events it committed, or
-    ``action-refused`` with the refusal's code."""
+def timed_action(function):
+    """Log the time of each call of ``function`` (games.live.lifecycle.game_act and
+    game_act_on_loop, called with keywords only): ``action-commit`` with the events it
+    committed, or ``action-refused`` with the refusal's code."""
+    if inspect.iscoroutinefunction(function):
+        @functools.wraps(function)
+        async def timed_on_loop(**kwargs) -> list[dict]:
+            started = time.perf_counter()
+            try:
+                events = await function(**kwargs)
+            except ActionError as error:
+                _log_refused(kwargs, error, started)
+                raise
+            _log_committed(kwargs, events, started)
+            return events
+
+        return timed_on_loop
 
     @functools.wraps(function)
     def timed(**kwargs) -> list[dict]:
@@ -34,17 +47,25 @@ def timed_action(function: Callable[..., list[dict]]) -> Callable[..., list[dict
         try:
             events = function(**kwargs)
         except ActionError as error:
-            logger.info("action-refused game=%s action=%s code=%s ms=%.2f",
-                        kwargs.get("game_id"), kwargs.get("action"), error.code or "-",
-                        (time.perf_counter() - started) * 1000)
+            _log_refused(kwargs, error, started)
             raise
-        logger.info("action-commit game=%s action=%s events=%d seq=%s ms=%.2f",
-                    kwargs.get("game_id"), kwargs.get("action"), len(events),
-                    events[-1]["seq"] if events else "-",
-                    (time.perf_counter() - started) * 1000)
+        _log_committed(kwargs, events, started)
         return events
 
     return timed
+
+
+def _log_refused(kwargs: dict, error: ActionError, started: float) -> None:
+    logger.info("action-refused game=%s action=%s code=%s ms=%.2f",
+                kwargs.get("game_id"), kwargs.get("action"), error.code or "-",
+                (time.perf_counter() - started) * 1000)
+
+
+def _log_committed(kwargs: dict, events: list[dict], started: float) -> None:
+    logger.info("action-commit game=%s action=%s events=%d seq=%s ms=%.2f",
+                kwargs.get("game_id"), kwargs.get("action"), len(events),
+                events[-1]["seq"] if events else "-",
+                (time.perf_counter() - started) * 1000)
 
 
 def log_sweep_lag(record) -> None:

@@ -33,6 +33,7 @@ from games.engine.records import reading_from_dict, reading_to_dict
 from games.engine.rulesets import RuleSet
 from games.engine.seat_view import FollowsView, SeqGap, fold, new_view
 from games.engine.tests.game_helpers import CARD_BY_CODE
+from games.live import action_pool
 from games.live.hints import codes_for as hand_codes_for
 from games.live.routing import websocket_urlpatterns
 from games.live.snapshots import engine_snapshot
@@ -80,7 +81,11 @@ def make_person(name: str) -> User:
 def run(scenario: Callable, seconds: float = SCENARIO_SECONDS):
     """Run an async scenario from a sync test; a hang fails after ``seconds``."""
     async def bounded():
-        return await asyncio.wait_for(scenario(), seconds)
+        try:
+            return await asyncio.wait_for(scenario(), seconds)
+        finally:
+            # The loop ends with the scenario: its action connections close with it.
+            await action_pool.close()
     return async_to_sync(bounded)()
 
 

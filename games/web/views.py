@@ -18,9 +18,11 @@ from accounts.models import Level
 from accounts.titles import level_title
 from games.errors import ActionError
 from games.live import seating
-from games.live.lobby import ROOMS_FRAGMENT_ID, lobby_rooms
+from games.live.lobby import rooms_context
 from games.live.snapshots import table_state
 from games.models import Seat, Table
+from games.onboarding import beginner_room
+from games.rule_set_names import rule_set_name
 from games.vocabulary import READING_TEXTS
 
 
@@ -28,8 +30,28 @@ from games.vocabulary import READING_TEXTS
 @login_required
 def lobby(request: HttpRequest) -> HttpResponse:
     my_seat = Seat.objects.filter(user=request.user).select_related("table__room").first()
-    return render(request, "games/lobby.html", {
-        "rooms": lobby_rooms(), "fragment_id": ROOMS_FRAGMENT_ID, "my_seat": my_seat})
+    return render(request, "games/lobby.html", {**rooms_context(), "my_seat": my_seat})
+
+
+@require_GET
+@login_required
+def play_now(request: HttpRequest) -> HttpResponse:
+    """Where a new player lands after signing up: one button that seats them in the
+    beginner room (room_quick_join), and the way to that room's rules."""
+    my_seat = Seat.objects.filter(user=request.user).select_related("table__room").first()
+    return render(request, "games/play_now.html", {
+        "my_seat": my_seat, **play_now_context()})
+
+
+def play_now_context() -> dict:
+    """The beginner room and its rule set's name, for the "play now" block
+    (templates/games/_play_now.html), shown here and on the home page."""
+    room = beginner_room()
+    if room is None:
+        return {"beginner_room": None}
+    return {"beginner_room": room,
+            "beginner_rule_set": room.rule_set.name,
+            "beginner_rule_set_name": rule_set_name(room.rule_set.name, room.rule_set.label)}
 
 
 @require_POST

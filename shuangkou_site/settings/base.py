@@ -255,6 +255,11 @@ ACCOUNTS_TRUSTED_PROXY_COUNT = int(os.environ.get("TRUSTED_PROXY_COUNT", "0"))
 GAMES_BOT_THINK_SECONDS = float(os.environ.get("GAMES_BOT_THINK_SECONDS", "1"))
 GAMES_BOT_FILL_SECONDS = float(os.environ.get("GAMES_BOT_FILL_SECONDS", "5"))
 GAMES_SETTLE_GRACE_SECONDS = int(os.environ.get("GAMES_SETTLE_GRACE_SECONDS", "30"))
+# A table socket's action runs its one statement from the event loop, on this many
+# PostgreSQL connections per web process (games.live.action_pool; 0: on the database
+# thread like the rest of the ORM). Each waits at most the timeout for a connection.
+GAMES_ACTION_POOL_SIZE = env_int("GAMES_ACTION_POOL_SIZE", 4)
+GAMES_ACTION_POOL_TIMEOUT = float(os.environ.get("GAMES_ACTION_POOL_TIMEOUT", "5"))
 # Under `make run` no Celery beat runs: a thread in the web process sweeps instead.
 GAMES_INPROCESS_SWEEPER = env_bool("GAMES_INPROCESS_SWEEPER", False)
 GAMES_SWEEP_SECONDS = float(os.environ.get("GAMES_SWEEP_SECONDS", "1"))

@@ -17,9 +17,10 @@ from games.errors import ActionError
 from games.live import append, warm_engines
 from games.live.append import Step
 from games.live.hints import game_hints
-from games.live.lifecycle import game_act, game_deadline
+from games.live.lifecycle import game_act, game_act_on_loop, game_deadline
 from games.live.table_socket import _act_at_table
 from games.models import GameEvent, GameRecord
+from games.testing.live_helpers import run
 from games.testing.room_helpers import make_player, make_room, start_game_with_bots
 
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -55,8 +56,20 @@ def _move(game: Game, seat: int) -> tuple[str, list[str] | None]:
     return ("play", plays[0]) if plays else ("pass", None)
 
 
-def _act(user_id: int, game_id: int, move: tuple[str, list[str] | None], **kwargs) -> list:
-    return game_act(user_id=user_id, game_id=game_id, action=move[0], cards=move[1], **kwargs)
+def _act(user_id: int, game_id: int, move: tuple[str, list[str] | None], act=game_act,
+         **kwargs) -> list:
+    return act(user_id=user_id, game_id=game_id, action=move[0], cards=move[1], **kwargs)
+
+
+def _game_act_on_loop(**kwargs) -> list[dict]:
+    return run(lambda: game_act_on_loop(**kwargs))
+
+
+@pytest.fixture(params=[game_act, _game_act_on_loop], ids=["database_thread", "event_loop"])
+def act(request):
+    """An action as the database thread runs it, and as a table socket on PostgreSQL
+    does, from the event loop through its own connections (games.live.action_pool)."""
+    return request.param
 
 
 def _game_at_alices_turn(name: str) -> tuple[GameRecord, int, int]:
@@ -98,10 +111,10 @@ def test_one_statement_writes_a_step_on_postgresql(bots_wait):
     assert queries[0]["sql"].lstrip().startswith("WITH moved AS")
 
 
-def test_an_engine_behind_the_row_is_reloaded_before_a_refusal(bots_wait):
+def test_an_engine_behind_the_row_is_reloaded_before_a_refusal(bots_wait, act):
     record, seat, alice = _game_at_alices_turn("behind")
     behind = warm_engines.load(record.pk)
-    _act(alice, record.pk, _move(behind.game, seat), client_seq=record.seq)
+    _act(alice, record.pk, _move(behind.game, seat), act=act, client_seq=record.seq)
     record = _bots_to(record, seat)
     assert record.status == GameRecord.Status.PLAYING
     # Another process moved the game: this one still holds the engine of before.
@@ -109,18 +122,18 @@ def test_an_engine_behind_the_row_is_reloaded_before_a_refusal(bots_wait):
     current = Game.replay(_log(record.pk))
     action, cards = _move(current, seat)
     # The old engine calls the client's seq stale; the committed state does not.
-    events = _act(alice, record.pk, (action, cards), client_seq=record.seq)
+    events = _act(alice, record.pk, (action, cards), act=act, client_seq=record.seq)
     assert events and events[0]["seq"] == record.seq + 1
     current.pass_turn(seat) if action == "pass" else current.play(seat, cards)
     assert [event["seq"] for event in _log(record.pk)] == list(range(1, len(current.events) + 1))
     assert _log(record.pk)[: len(current.events)] == current.events
 
 
-def test_an_action_the_old_engine_accepts_gets_the_committed_states_answer(bots_wait):
+def test_an_action_the_old_engine_accepts_gets_the_committed_states_answer(bots_wait, act):
     record, seat, alice = _game_at_alices_turn("accepts")
     behind = warm_engines.load(record.pk)
     cards = game_hints(behind.game, seat)[0]  # alice's turn: she can always play
-    game_act(user_id=alice, game_id=record.pk, action="play", cards=cards,
+    act(user_id=alice, game_id=record.pk, action="play", cards=cards,
              client_seq=record.seq)
     record = _bots_to(record, seat)
     assert record.status == GameRecord.Status.PLAYING
@@ -135,23 +148,23 @@ def test_an_action_the_old_engine_accepts_gets_the_committed_states_answer(bots_
     before = _log(record.pk)
     if expected is None:
         with pytest.raises(ActionError):
-            game_act(user_id=alice, game_id=record.pk, action="play", cards=cards)
+            act(user_id=alice, game_id=record.pk, action="play", cards=cards)
         assert _log(record.pk) == before
     else:
-        game_act(user_id=alice, game_id=record.pk, action="play", cards=cards)
+        act(user_id=alice, game_id=record.pk, action="play", cards=cards)
         assert _log(record.pk)[: len(expected.events)] == expected.events
 
 
-def test_a_refusal_on_a_current_engine_changes_nothing(bots_wait):
+def test_a_refusal_on_a_current_engine_changes_nothing(bots_wait, act):
     record, seat, alice = _game_at_alices_turn("refused")
     before = _log(record.pk)
     with pytest.raises(ActionError) as refused:
-        game_act(user_id=alice, game_id=record.pk, action="play", cards=["XX"],
+        act(user_id=alice, game_id=record.pk, action="play", cards=["XX"],
                  client_seq=record.seq)
     assert refused.value.code != "busy"
     assert _log(record.pk) == before
     with pytest.raises(ActionError) as stale:
-        game_act(user_id=alice, game_id=record.pk, action="pass", client_seq=record.seq - 1)
+        act(user_id=alice, game_id=record.pk, action="pass", client_seq=record.seq - 1)
     assert stale.value.code == "stale" and _log(record.pk) == before
 
 
@@ -164,6 +177,6 @@ def test_a_table_whose_known_game_has_ended_acts_on_its_current_game(bots_wait):
     record, seat, alice = _game_at_alices_turn("tablegame")
     # This process last saw another game at alice's table (it ended since).
     warm_engines.note_table_game(record.table_id, old.pk)
-    _act_at_table(record.table_id, alice, "trustee", None, {"on": True})
+    run(lambda: _act_at_table(record.table_id, alice, "trustee", None, {"on": True}))
     assert _log(record.pk)[-1]["type"] == "trustee"
     assert warm_engines.table_game(record.table_id) == record.pk

@@ -1,0 +1,105 @@
+"""PostgreSQL connections of the event loop itself, for the live path's actions (issue #12).
+
+Django's ORM runs on one database thread per process (``database_sync_to_async``): every
+table of the process queues there, behind whatever else holds the thread (a deal's
+reads, a snapshot, the heartbeat's query), and each trip is a thread handoff that waits
+for the GIL while the loop is busy. An action is one statement (games.live.append), so
+it can run on the loop instead, through a small pool of psycopg's async connections:
+tables then wait for one another only inside PostgreSQL, and a slow read elsewhere holds
+nobody's action.
+
+One pool per running event loop (a server process has one; tests run many, and close
+theirs with :func:`close`). Autocommit: each statement is its own transaction. Only on
+PostgreSQL and with ``GAMES_ACTION_POOL_SIZE`` > 0; otherwise the actions go to the
+database thread as before (SQLite under ``make run``).
+"""
+
+from __future__ import annotations
+
+import asyncio
+
+from django.conf import settings
+from django.db import connections
+from psycopg.conninfo import make_conninfo
+from psycopg_pool import AsyncConnectionPool
+
+_pools: dict[asyncio.AbstractEventLoop, asyncio.Future] = {}
+
+
+def enabled() -> bool:
+    return (settings.GAMES_ACTION_POOL_SIZE > 0
+            and connections["default"].vendor == "postgresql")
+
+
+async def execute(sql: str, params: dict) -> tuple[int, tuple | None]:
+    """Run one statement in its own transaction: its row count and its first row."""
+    pool = await _pool()
+    async with pool.connection() as connection, connection.cursor() as cursor:
+        await cursor.execute(sql, params)
+        row = await cursor.fetchone() if cursor.description else None
+        return cursor.rowcount, row
+
+
+async def close() -> None:
+    """Close this loop's pool, if it has one (before the loop ends)."""
+    opening = _pools.pop(asyncio.get_running_loop(), None)
+    if opening is not None:
+        try:
+            pool = await opening
+        except Exception:  # it never opened: nothing to close
+            return
+        await pool.close()
+
+
+async def _pool() -> AsyncConnectionPool:
+    loop = asyncio.get_running_loop()
+    opening = _pools.get(loop)
+    if opening is None:
+        _forget_finished_loops()
+        opening = _pools[loop] = asyncio.ensure_future(_open())
+    try:
+        # Shielded: an action cancelled meanwhile must not cancel the others' pool.
+        return await asyncio.shield(opening)
+    except Exception:
+        if _pools.get(loop) is opening:
+            del _pools[loop]  # PostgreSQL was away: the next action tries again
+        raise
+
+
+async def _open() -> AsyncConnectionPool:
+    pool = AsyncConnectionPool(
+        _conninfo(), min_size=1, max_size=settings.GAMES_ACTION_POOL_SIZE,
+        # How long an action waits for a connection (PostgreSQL away, or every
+        # connection busy) before it fails with a server error the client retries.
+        timeout=settings.GAMES_ACTION_POOL_TIMEOUT, kwargs={"autocommit": True},
+        name="actions", open=False)
+    try:
+        await pool.open(wait=True, timeout=settings.GAMES_ACTION_POOL_TIMEOUT)
+    except Exception:
+        await pool.close()
+        raise
+    return pool
+
+
+def _conninfo() -> str:
+    # The settings of Django's own connection, read when the pool opens: under the test
+    # runner they name the test database.
+    database = connections["default"].settings_dict
+    return make_conninfo(dbname=database["NAME"], user=database["USER"] or None,
+                         password=database["PASSWORD"] or None,
+                         host=database["HOST"] or None, port=database["PORT"] or None,
+                         application_name=application_name())
+
+
+def application_name() -> str:
+    """How the pool's connections show in pg_stat_activity: the name of Django's own
+    connection (DATABASE_URL's ``application_name``), with ``-actions``."""
+    name = connections["default"].settings_dict.get("OPTIONS", {}).get("application_name")
+    return f"{name or 'shuangkou'}-actions"
+
+
+def _forget_finished_loops() -> None:
+    # A loop that ended without closing its pool: its connections close when they are
+    # collected; only the entry is left to drop.
+    for loop in [loop for loop in _pools if loop.is_closed()]:
+        del _pools[loop]

@@ -1,0 +1,81 @@
+"""A table socket's action from the event loop (games.live.action_pool, issue #12): it
+needs neither the process's database thread nor a connection left behind."""
+
+from __future__ import annotations
+
+import asyncio
+import threading
+
+import pytest
+from channels.db import database_sync_to_async
+from django.db import connection
+
+from games.engine.game import Game
+from games.live import action_pool
+from games.live.append import row_seq_on_loop
+from games.live.table_socket import _act_at_table
+from games.live.tests.test_steps import _game_at_alices_turn, _log, _move
+from games.models import GameRecord
+from games.testing.live_helpers import run
+
+pytestmark = pytest.mark.django_db(transaction=True)
+
+
+@pytest.fixture
+def bots_wait(settings):
+    settings.GAMES_BOT_THINK_SECONDS = 5
+
+
+def _action_connections() -> int:
+    with connection.cursor() as cursor:
+        cursor.execute("SELECT count(*) FROM pg_stat_activity WHERE application_name = %s "
+                       "AND datname = current_database()", [action_pool.application_name()])
+        return cursor.fetchone()[0]
+
+
+def test_an_action_lands_while_the_database_thread_is_held(bots_wait):
+    record, seat, alice = _game_at_alices_turn("held")
+    action, cards = _move(Game.replay(_log(record.pk)), seat)
+    payload = {"cards": cards} if action == "play" else {}
+
+    async def scenario():
+        entered, release = threading.Event(), threading.Event()
+
+        def hold() -> None:  # a long read, say, on the database thread
+            entered.set()
+            release.wait(30)
+
+        holding = asyncio.ensure_future(database_sync_to_async(hold)())
+        while not entered.is_set():
+            await asyncio.sleep(0.01)
+        try:
+            await _act_at_table(record.table_id, alice, action, record.seq, payload)
+            return await row_seq_on_loop(record.pk), holding.done()
+        finally:
+            release.set()
+            await holding
+
+    seq, thread_was_free = run(scenario)
+    assert thread_was_free is False  # the thread was held all along
+    assert seq > record.seq  # and the action still landed
+    assert GameRecord.objects.get(pk=record.pk).seq == seq
+    assert _log(record.pk)[record.seq]["seat"] == seat
+
+
+def test_a_loops_connections_close_with_it(bots_wait):
+    record, _seat, _alice = _game_at_alices_turn("closes")
+
+    async def scenario():
+        await action_pool.execute("SELECT 1", {})
+        return await database_sync_to_async(_action_connections)()
+
+    assert run(scenario) >= 1
+    assert _action_connections() == 0
+    assert action_pool._pools == {}
+
+
+def test_actions_use_the_database_thread_when_the_pool_is_off(settings):
+    settings.GAMES_ACTION_POOL_SIZE = 0
+    assert action_pool.enabled() is False
+    settings.GAMES_ACTION_POOL_SIZE = 2
+    assert action_pool.enabled() is (connection.vendor == "postgresql")
