@@ -310,6 +310,19 @@ def sort_by_pattern_and_by_key(visit: Visit, table_id: int) -> None:
         "aria-checked", "true")
     moved = hand_codes(page)
     assert moved[:2] == [by_pattern[1], by_pattern[0]] and moved[2:] == by_pattern[2:]
+    # In my own order a drag moves a card (here the first, three places right) and
+    # selects nothing.
+    cards = page.locator("#hand button[data-card]")
+    points = [(box["x"] + 6, box["y"] + box["height"] * 0.6)
+              for box in (cards.nth(index).bounding_box() for index in range(4))]
+    page.mouse.move(*points[0])
+    page.mouse.down()
+    for point in points[1:]:
+        page.mouse.move(*point, steps=3)
+    page.mouse.up()
+    dragged = hand_codes(page)
+    assert dragged == moved[1:4] + [moved[0]] + moved[4:], (moved[:5], dragged[:5])
+    expect(page.locator('#hand button[aria-pressed="true"]')).to_have_count(0)
     page.locator('#sort-choice [data-sort="rank"]').click()
     assert hand_codes(page) == by_rank
 
