@@ -343,6 +343,14 @@ def check_spectator(visit: Visit, record: GameRecord) -> None:
     played = sum(len(event.data["cards"]) for event in GameEvent.objects.filter(
         game=record, type="play", seq__lte=shown["seq"]))
     assert shown["total"] == 108 - played
+    # Spectators cannot speak, but may mute the players.
+    page.locator("#chat-summary").click()
+    expect(page.locator("#chat-phrases")).to_be_hidden()
+    person = next(user for seat, user in enumerate(record.players)
+                  if seat not in record.bot_seats)
+    expect(page.locator("#chat-mutes input[type=checkbox]")).to_have_count(4)
+    expect(page.locator(f'#chat-mutes input[data-user="{person}"]')).not_to_be_checked()
+    page.locator("#chat-summary").click()
     visit.shot("spectator", full_page=False)
     visit.check("table, spectator")
 

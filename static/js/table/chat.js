@@ -96,10 +96,13 @@ export function setupChat() {
   }));
 }
 
-/** Whether chat is offered to me: only seated players may speak (chat_not_seated). */
+/**
+ * The picker: its phrases for a seated player only (spectators cannot speak:
+ * chat_not_seated), its mute boxes for everyone who sees the table.
+ */
 export function renderChatPicker(seated) {
   if (phrases.size) {
-    dom.chatPicker.hidden = !seated;
+    dom.chatPhrases.hidden = !seated;
   }
   renderChatMutes();
 }
