@@ -362,7 +362,8 @@ function renderCounter() {
       item.dataset.rank = rank;
       const name = document.createElement("span");
       name.className = "counter-rank";
-      name.textContent = rankName(rank);
+      // Jokers by a short name of the counter's own (「Big Joker」 is too wide here).
+      name.textContent = rank === "SJ" || rank === "BJ" ? t("counter_" + rank) : rankName(rank);
       const number = document.createElement("span");
       number.className = "counter-count";
       item.append(name, " ", number);
