@@ -295,11 +295,17 @@ def sort_by_pattern_and_by_key(visit: Visit, table_id: int) -> None:
     assert sorted(by_pattern) == sorted(by_rank)
     assert pattern_order(by_pattern), by_pattern
     visit.shot("table-sorted-by-pattern", full_page=False)
-    # Remembered over a reload.
+    # Sound off, by its labelled switch.
+    sound = page.get_by_role("button", name="静音")
+    expect(sound).to_have_attribute("aria-pressed", "false")
+    sound.click()
+    expect(sound).to_have_attribute("aria-pressed", "true")
+    # Both remembered over a reload.
     page.reload()
     expect(page.locator("#table-page")).to_have_attribute("data-connection", "open")
     expect(page.locator('#sort-choice [data-sort="pattern"]')).to_have_attribute(
         "aria-checked", "true")
+    expect(sound).to_have_attribute("aria-pressed", "true")
     expect(page.locator("#hand button[data-card]").first).to_be_visible()
     by_pattern = hand_codes(page)
     assert pattern_order(by_pattern)
