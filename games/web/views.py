@@ -19,9 +19,11 @@ from accounts.titles import level_title
 from games.errors import ActionError
 from games.live import seating
 from games.live.lobby import ROOMS_FRAGMENT_ID, lobby_rooms
+from games.live.quick_chat import chat_config
 from games.live.snapshots import table_state
 from games.models import Seat, Table
 from games.vocabulary import READING_TEXTS
+from ledger.selectors import coin_wallet
 
 
 @require_GET
@@ -70,8 +72,12 @@ def table_page(request: HttpRequest, table_id: int) -> HttpResponse:
         "table": table.pk, "user": request.user.pk, "socket": f"/ws/table/{table.pk}/",
         "lobby": reverse("lobby"), "titles": {str(number): title for number, title
                                               in titles.items()},
-        "room": {"kind": room.kind, "coins": room.is_coins, "turn_seconds": room.turn_seconds,
-                 "escape_mode": room.escape_mode},
+        "room": room_config(room),
+        # The viewer's coins (a coin room freezes `room.stake` of them for each game);
+        # the socket sends `wallet` messages when they change (docs/protocol.md).
+        "wallet": coin_wallet(request.user.pk),
+        # The quick-chat phrases (games.live.quick_chat), in the page's language.
+        "chat": chat_config(),
         # For the readings' wildcards before a game's deal has said them (static/js/table/).
         "wildcards": list(room.rule_set.as_rule_set().wildcards),
         "table_state": state,
@@ -81,6 +87,19 @@ def table_page(request: HttpRequest, table_id: int) -> HttpResponse:
     return render(request, "games/table.html", {
         "table": table, "state": state, "my_seat": my_seat, "seats": seats,
         "config": config, "strings": table_strings()})
+
+
+def room_config(room) -> dict:
+    """The room as the table page shows it (docs/protocol.md, "The table page's
+    config"): ``base_unit`` is N, what one point of score is worth (coins in a coin
+    room, RULES §8; points in a points room, §7); ``fee`` the 系统回收 A each player
+    pays per game (coin rooms); ``stake`` the coins frozen per player for a game."""
+    return {"kind": room.kind, "coins": room.is_coins, "turn_seconds": room.turn_seconds,
+            "escape_mode": room.escape_mode,
+            "base_unit": room.coefficient if room.is_coins else room.stake_unit,
+            "fee": room.fee if room.is_coins else 0,
+            "stake": room.max_loss if room.is_coins else 0,
+            "ruleset": room.rule_set.name, "ruleset_name": room.rule_set.label}
 
 
 def _seat_position(offset: int, count: int) -> str:
