@@ -52,6 +52,12 @@ def recent_games(user: User, *, limit: int = 10) -> list[GameLine]:
                      points=row["points"] or 0, coins=row["coins"] or 0) for row in rows]
 
 
+def pending_holds(user_id: int) -> list[Hold]:
+    """The user's coins frozen for games still running, oldest first."""
+    return list(Hold.objects.filter(user_id=user_id, status=Hold.Status.PENDING)
+                .order_by("pk"))
+
+
 def frozen_coins(user_id: int) -> int:
     """Coins of the user frozen for games still running (pending holds, 金币冻结)."""
     return Hold.objects.filter(user_id=user_id, status=Hold.Status.PENDING) \

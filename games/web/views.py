@@ -178,6 +178,29 @@ def table_strings() -> dict[str, str]:
         "list_separator": _("、"),
         "timeout_warning": _("请注意，你已经超时 %(count)s 次了，超时三次，系统将自动托管游戏"),
         "joker": _("王"),
+        # Why a seat is in 托管 (the trustee event's `reason`, docs/protocol.md).
+        "trustee_reason_player": _("主动托管"),
+        "trustee_reason_timeouts": _("超时托管"),
+        "trustee_reason_escape": _("逃跑托管"),
+        "trustee_reason_disconnect": _("断线托管"),
+        # Quick chat (config.chat has the phrases themselves).
+        "chat_button": _("快捷聊天"),
+        "chat_mute": _("屏蔽 %(name)s"),
+        "chat_unmute": _("取消屏蔽 %(name)s"),
+        # The result panel (the settled event's `report`).
+        "result_title": _("本局结算"),
+        "result_base_unit": _("底注 %(unit)s"),
+        "result_base": _("基础分"),
+        "result_contribution": _("贡献分"),
+        "result_total": _("总分"),
+        "result_points": _("积分"),
+        "result_coins": _("游戏币"),
+        "result_fee": _("系统回收"),
+        "result_left": _("剩余手牌"),
+        "result_bombs": _("炸弹"),
+        "result_stars": _("%(stars)s 相"),
+        "wallet_balance": _("游戏币：%(balance)s"),
+        "wallet_frozen": _("冻结中：%(frozen)s"),
         **{f"reading_{key}": _(text) for key, text in READING_TEXTS.items()},
     }
 
