@@ -241,6 +241,10 @@ class TableConsumer(DirectDispatchMixin, AsyncJsonWebsocketConsumer):
                 await self._send_wallet(message["wallet"])
         else:
             await self._send_snapshot()
+            if "wallet" in message:
+                # A deal whose swap moved this player: the wallet meant for this seat's
+                # new occupant is not theirs, so read their own (docs/protocol.md).
+                await self._send_wallet(await db(coin_wallet)(self.user_id))
 
     async def table_chat(self, message: dict) -> None:
         await self.send_json({"type": "chat", "seat": message["seat"], "user": message["user"],
