@@ -4,12 +4,14 @@ player who does not come back is put in 托管 by the sweeper, once, with reason
 ``disconnect``. The deadline is a database column: the tests move it and run the sweep
 themselves instead of waiting on the clock."""
 
+from collections import OrderedDict
 from datetime import timedelta
 
 import pytest
 from django.utils import timezone
 
-from games.live import sweeps
+from games import tasks
+from games.live import sweeps, warm_engines
 from games.live.seating import room_quick_join
 from games.models import Seat, TableSocket
 from games.testing import live_helpers
@@ -168,3 +170,29 @@ def test_a_deadline_left_while_the_player_is_back_puts_nobody_in_trustee():
     game_id, swept, quiet = run(scenario)
     assert swept == 0 and quiet
     assert events_of(game_id, "trustee") == []
+
+
+def test_the_grace_outlives_the_process_that_saw_the_socket_close(monkeypatch):
+    """Nothing of the grace is in memory: with the server's engines forgotten (a
+    restart) the beat task alone finds the deadlines and puts the seats in 托管."""
+    alice, bob, table_id = two_people()
+
+    async def scenario():
+        a, b = await connect_all(table_id, alice, bob)
+        game_id = await start_game([a, b])
+        seats = (a.seat, b.seat)
+        await a.close()
+        await b.close()
+        return game_id, seats
+
+    game_id, seats = run(scenario)
+    assert Seat.objects.filter(away_deadline__isnull=False).count() == 2
+    monkeypatch.setattr(warm_engines, "_cache", OrderedDict())
+    monkeypatch.setattr(warm_engines, "_table_games", {})
+    Seat.objects.filter(away_deadline__isnull=False) \
+        .update(away_deadline=timezone.now() - timedelta(seconds=1))
+
+    assert tasks.sweep_away_task.apply().get() == 2
+    assert sorted((event["seat"], event["reason"]) for event in events_of(game_id, "trustee")) \
+        == sorted((seat, "disconnect") for seat in seats)
+    assert not Seat.objects.filter(away_deadline__isnull=False).exists()
