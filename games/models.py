@@ -1,6 +1,7 @@
 from django.conf import settings
 from django.core.exceptions import ValidationError
 from django.db import models
+from django.utils import timezone
 from django.utils.translation import gettext, gettext_lazy, ngettext, pgettext_lazy
 from django.utils.translation import gettext_lazy as _
 
@@ -257,6 +258,9 @@ class TableSocket(models.Model):
     table = models.ForeignKey(Table, on_delete=models.CASCADE, related_name="sockets",
                               verbose_name=_("牌桌"))
     opened_at = models.DateTimeField(_("连接时间"), auto_now_add=True)
+    # Moved on by its process's heartbeat (games.live.heartbeat): a row whose process
+    # died without closing its sockets stops moving and is dropped (games.live.presence).
+    seen_at = models.DateTimeField(_("最近确认"), default=timezone.now, db_index=True)
 
     class Meta:
         verbose_name = _("牌桌连接")

@@ -12,9 +12,11 @@ deadline is a column, not a timer: it holds across processes and restarts. A ser
 restart drops every socket at once; the players' pages reconnect within the grace, so
 the server's fault does not count against them (GUIDE).
 
-A process killed without closing its sockets leaves their rows behind: those players
-then count as present, and only their turn timeouts (three mean 托管) move their seats,
-which is what happened before the grace existed for a player who never left.
+A process killed without closing its sockets leaves their rows behind. Each process's
+heartbeat (games.live.heartbeat) moves its rows' ``seen_at`` on every period, so a row
+not seen for :func:`stale_after` is a dead process's: it no longer makes its player
+present, and the sweeper drops it as if its socket had closed (the grace then starts).
+With no heartbeat (``GAMES_HEARTBEAT_SECONDS`` 0) rows never go stale.
 """
 
 from __future__ import annotations
@@ -33,6 +35,25 @@ from games.models import Seat, Table, TableSocket
 BATCH = 200
 
 
+def stale_after() -> timedelta | None:
+    """How long a row may go unseen before it counts as a dead process's: three
+    heartbeat periods, at least 30 s. None without a heartbeat."""
+    period = float(settings.GAMES_HEARTBEAT_SECONDS)
+    return timedelta(seconds=max(3 * period, 30)) if period > 0 else None
+
+
+def live_sockets():
+    """The rows of sockets still held by a live process."""
+    stale = stale_after()
+    rows = TableSocket.objects.all()
+    return rows if stale is None else rows.filter(seen_at__gte=timezone.now() - stale)
+
+
+def sockets_seen(channels: list[str]) -> int:
+    """The heartbeat of the process holding ``channels``: its rows are alive."""
+    return TableSocket.objects.filter(channel__in=channels).update(seen_at=timezone.now())
+
+
 def socket_opened(*, user_id: int, table_id: int, channel: str) -> None:
     TableSocket.objects.get_or_create(channel=channel,
                                       defaults={"user_id": user_id, "table_id": table_id})
@@ -43,7 +64,7 @@ def socket_closed(*, user_id: int, table_id: int, channel: str) -> None:
     and they hold a seat: the seat is offline, and during a game it goes to 托管 after
     the grace (at once with a grace of 0)."""
     TableSocket.objects.filter(channel=channel).delete()
-    if TableSocket.objects.filter(user_id=user_id, table_id=table_id).exists():
+    if live_sockets().filter(user_id=user_id, table_id=table_id).exists():
         return  # another tab of this player still holds the seat
     seat = Seat.objects.filter(user_id=user_id, table_id=table_id).first()
     if seat is None:
@@ -68,14 +89,15 @@ def sweep_away() -> int:
     seat is claimed with a conditional update (its deadline unchanged, still passed,
     and no socket of the player at the table), so two sweepers never act twice and a
     player who came back meanwhile is left alone. Returns the seats put in 托管."""
+    _drop_stale_sockets()
     now = timezone.now()
     done = 0
     due = Seat.objects.filter(away_deadline__lte=now, user__isnull=False) \
         .values_list("pk", "user_id", "table_id", "away_deadline")[:BATCH]
     for seat_id, user_id, table_id, deadline in due:
         with transaction.atomic():
-            present = TableSocket.objects.filter(user_id=OuterRef("user_id"),
-                                                 table_id=OuterRef("table_id"))
+            present = live_sockets().filter(user_id=OuterRef("user_id"),
+                                            table_id=OuterRef("table_id"))
             claimed = Seat.objects.filter(pk=seat_id, user_id=user_id, away_deadline=deadline) \
                 .exclude(Exists(present)).update(away_deadline=None)
             if not claimed:
@@ -86,3 +108,16 @@ def sweep_away() -> int:
                                                                    game_id=game_id):
                 done += 1
     return done
+
+
+def _drop_stale_sockets() -> None:
+    """The rows of a process that died with its sockets open: each is closed as its
+    socket would have been, so its player's grace starts now if no other socket of
+    theirs is at the table."""
+    stale = stale_after()
+    if stale is None:
+        return
+    rows = TableSocket.objects.filter(seen_at__lt=timezone.now() - stale) \
+        .values_list("user_id", "table_id", "channel")[:BATCH]
+    for user_id, table_id, channel in rows:
+        socket_closed(user_id=user_id, table_id=table_id, channel=channel)

@@ -11,7 +11,7 @@ import pytest
 from django.utils import timezone
 
 from games import tasks
-from games.live import sweeps, warm_engines
+from games.live import presence, sweeps, warm_engines
 from games.live.seating import room_quick_join
 from games.models import Seat, TableSocket
 from games.testing import live_helpers
@@ -196,3 +196,59 @@ def test_the_grace_outlives_the_process_that_saw_the_socket_close(monkeypatch):
     assert sorted((event["seat"], event["reason"]) for event in events_of(game_id, "trustee")) \
         == sorted((seat, "disconnect") for seat in seats)
     assert not Seat.objects.filter(away_deadline__isnull=False).exists()
+
+
+def test_a_dead_processs_socket_rows_stop_counting_and_its_players_grace_starts(settings):
+    """A process killed with its sockets open never closes them: their rows stay. Once
+    not seen by a heartbeat for three periods (games.live.presence.stale_after) they
+    no longer make the player present, and the sweeper closes them as their sockets
+    would have been: the grace starts, then 托管."""
+    settings.GAMES_HEARTBEAT_SECONDS = 10
+    alice, bob, table_id = two_people()
+
+    async def scenario():
+        a, b = await connect_all(table_id, alice, bob)
+        game_id = await start_game([a, b])
+        # alice's process dies: her row is left behind, last seen long ago; bob's
+        # process lives on (its heartbeat just saw his row).
+        await db(TableSocket.objects.filter(user=alice).update)(
+            seen_at=timezone.now() - timedelta(seconds=31))
+        first = await db(sweeps.sweep_away)()
+        away = await db(seat_of)(alice)
+        swept = await db(grace_over)()
+        heard = await b.expect("events", lambda message: any(
+            event["type"] == "trustee" for event in message["events"]))
+        rows = await db(lambda: sorted(TableSocket.objects.values_list("user_id", flat=True)))()
+        await b.close()
+        await a.close()
+        return game_id, first, away, swept, heard, rows
+
+    game_id, first, away, swept, heard, rows = run(scenario)
+    assert first == 0  # the row is dropped and the grace starts: no 托管 yet
+    assert away.connected is False and away.away_deadline is not None
+    assert swept == 1
+    assert [event["reason"] for event in events_of(game_id, "trustee")] == ["disconnect"]
+    assert rows == [bob.pk]  # bob's live row stays
+
+
+def test_rows_a_heartbeat_has_seen_keep_their_player_present(settings):
+    settings.GAMES_HEARTBEAT_SECONDS = 10
+    alice, bob, table_id = two_people()
+
+    async def scenario():
+        a, b = await connect_all(table_id, alice, bob)
+        game_id = await start_game([a, b])
+        await db(TableSocket.objects.filter(user=alice).update)(
+            seen_at=timezone.now() - timedelta(seconds=31))
+        channels = await db(lambda: list(TableSocket.objects.values_list("channel", flat=True)))()
+        seen = await db(presence.sockets_seen)(channels)
+        swept = await db(grace_over)()
+        seat = await db(seat_of)(alice)
+        for client in (a, b):
+            await client.close()
+        return game_id, seen, swept, seat
+
+    game_id, seen, swept, seat = run(scenario)
+    assert seen == 2
+    assert swept == 0 and seat.away_deadline is None and seat.connected is True
+    assert events_of(game_id, "trustee") == []
