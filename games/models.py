@@ -1,6 +1,7 @@
 from django.conf import settings
 from django.core.exceptions import ValidationError
 from django.db import models
+from django.utils import timezone
 from django.utils.translation import gettext, gettext_lazy, ngettext, pgettext_lazy
 from django.utils.translation import gettext_lazy as _
 
@@ -226,6 +227,9 @@ class Seat(models.Model):
     is_ready = models.BooleanField(_("已准备"), default=False)
     ready_deadline = models.DateTimeField(_("准备截止时间"), null=True, blank=True)
     connected = models.BooleanField(_("在线"), default=False)
+    # Set when the occupant's last table socket closed during a game: at this time the
+    # seat goes to 托管 unless a socket of theirs came back (games.live.presence).
+    away_deadline = models.DateTimeField(_("断线托管时间"), null=True, blank=True)
 
     class Meta:
         ordering = ["table", "index"]
@@ -241,6 +245,30 @@ class Seat(models.Model):
     def __str__(self) -> str:
         return gettext("%(table)s 座位 %(seat)d：%(player)s") % {
             "table": self.table, "seat": self.index, "player": self.user or "-"}
+
+
+class TableSocket(models.Model):
+    """An open table socket, one row per socket, on whichever server process holds it:
+    a seat's player is away only when none of their sockets at the table is left
+    (games.live.presence)."""
+
+    channel = models.CharField(_("通道"), max_length=200, unique=True)
+    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE,
+                             related_name="+", verbose_name=_("玩家"))
+    table = models.ForeignKey(Table, on_delete=models.CASCADE, related_name="sockets",
+                              verbose_name=_("牌桌"))
+    opened_at = models.DateTimeField(_("连接时间"), auto_now_add=True)
+    # Moved on by its process's heartbeat (games.live.heartbeat): a row whose process
+    # died without closing its sockets stops moving and is dropped (games.live.presence).
+    seen_at = models.DateTimeField(_("最近确认"), default=timezone.now, db_index=True)
+
+    class Meta:
+        verbose_name = _("牌桌连接")
+        verbose_name_plural = pgettext_lazy("复数", "牌桌连接")
+        indexes = [models.Index(fields=["table", "user"], name="table_socket_user_idx")]
+
+    def __str__(self) -> str:
+        return f"{self.table_id}:{self.user_id}:{self.channel}"
 
 
 class GameRecord(models.Model):

@@ -23,6 +23,11 @@ def sweep_deadlines_task() -> int:
     return sweeps.sweep_deadlines()
 
 
+@shared_task(name="games.tasks.sweep_away_task")
+def sweep_away_task() -> int:
+    return sweeps.sweep_away()
+
+
 @shared_task(name="games.tasks.sweep_undelivered_task")
 def sweep_undelivered_task() -> int:
     return sweeps.sweep_undelivered()

@@ -9,7 +9,7 @@ from django.db.models import Max, Q, QuerySet, Sum
 
 from accounts.models import User
 
-from .models import Account, Currency, Leg
+from .models import Account, Currency, Hold, Leg
 
 
 def user_balances(user: User) -> dict[str, int]:
@@ -50,3 +50,23 @@ def recent_games(user: User, *, limit: int = 10) -> list[GameLine]:
             .order_by("-last_at")[:limit])
     return [GameLine(game_key=row["transaction__game_key"], last_at=row["last_at"],
                      points=row["points"] or 0, coins=row["coins"] or 0) for row in rows]
+
+
+def pending_holds(user_id: int) -> list[Hold]:
+    """The user's coins frozen for games still running, oldest first."""
+    return list(Hold.objects.filter(user_id=user_id, status=Hold.Status.PENDING)
+                .order_by("pk"))
+
+
+def frozen_coins(user_id: int) -> int:
+    """Coins of the user frozen for games still running (pending holds, 金币冻结)."""
+    return Hold.objects.filter(user_id=user_id, status=Hold.Status.PENDING) \
+        .aggregate(total=Sum("amount"))["total"] or 0
+
+
+def coin_wallet(user_id: int) -> dict[str, int]:
+    """The user's coins as the table page shows them: ``balance`` (what they can use;
+    frozen coins have left it for escrow) and ``frozen`` (held for a running game)."""
+    balance = Account.objects.filter(user_id=user_id, currency=Currency.COIN) \
+        .values_list("balance", flat=True).first() or 0
+    return {"balance": balance, "frozen": frozen_coins(user_id)}

@@ -12,7 +12,7 @@ is shared equally by the other players and the rest goes to 系统回收.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 
 @dataclass(frozen=True)
@@ -22,6 +22,9 @@ class CoinPlan:
     house: int  # to the house (negative: the house pays)
     compensation: list[int]  # escape penalty shares received, by seat
     penalty_paid: int
+    # The fee (系统回收 A) each seat paid; ``fees`` is their sum plus the part of an
+    # escape penalty not shared out (the result panel shows each player's fee).
+    seat_fees: list[int] = field(default_factory=list)
 
 
 def plan_coins(scores: Sequence[int], holds: Sequence[int], coefficient: int, fee: int, *,
@@ -70,7 +73,7 @@ def plan_coins(scores: Sequence[int], holds: Sequence[int], coefficient: int, fe
             net[seat] -= penalty_paid
     fee_total = sum(fees) + penalty_paid - sum(compensation)
     house = -(sum(net) + fee_total)
-    return CoinPlan(net, fee_total, house, compensation, penalty_paid)
+    return CoinPlan(net, fee_total, house, compensation, penalty_paid, fees)
 
 
 def _shrink(gains: list[int], shortfall: int) -> list[int]:

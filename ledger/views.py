@@ -23,7 +23,7 @@ from django.views.decorators.http import require_GET
 
 from .charts import PointsChart, points_chart
 from .models import Currency, Kind, Leg
-from .selectors import user_balances, user_entries
+from .selectors import pending_holds, user_balances, user_entries
 
 ENTRIES_PER_PAGE = 20
 # The chart draws at most this many of the newest points entries: an inline SVG of
@@ -70,6 +70,7 @@ class EntryRow:
     game_key: str
     game_url: str | None
     fee: int | None  # the room's 系统回收 A, on coin settlements when the room is known
+    frozen: bool  # a freeze whose hold is still pending: its game is running (金币冻结)
     memo: str
     reverses_id: int | None
 
@@ -97,18 +98,26 @@ def _statement(request: HttpRequest, currency: Currency) -> HttpResponse:
         "currency": currency,
         "balance": user_balances(request.user).get(currency, 0),
         "page": page,
-        "rows": _rows(page.object_list, currency),
+        "rows": _rows(page.object_list, currency, request.user.pk),
         "kind": kind,
         "bad_kind": bad_kind,
         "kind_options": [(value, KIND_LABELS[value]) for value in PAGE_KINDS[currency]],
     }
-    if currency == Currency.POINT:
+    if currency == Currency.COIN:
+        # Coins frozen for a running game have left the balance for escrow (RULES §8):
+        # shown as frozen, with their games, rather than as if they were gone.
+        context["holds"] = [{"game_id": _game_id(hold.game_key), "amount": hold.amount}
+                            for hold in pending_holds(request.user.pk)]
+        context["frozen"] = sum(hold["amount"] for hold in context["holds"])
+    else:
         context["chart"], context["chart_capped"] = _chart(request.user)
     return render(request, "ledger/statement.html", context)
 
 
-def _rows(legs: Iterable[Leg], currency: str) -> list[EntryRow]:
+def _rows(legs: Iterable[Leg], currency: str, user_id: int) -> list[EntryRow]:
     legs = list(legs)
+    pending = {hold.freeze_id for hold in pending_holds(user_id)} \
+        if currency == Currency.COIN else set()
     game_ids = {leg.pk: _game_id(leg.transaction.game_key) for leg in legs}
     fees = _room_fees({game_id for game_id in game_ids.values() if game_id is not None}) \
         if currency == Currency.COIN else {}
@@ -124,6 +133,7 @@ def _rows(legs: Iterable[Leg], currency: str) -> list[EntryRow]:
             game_id=game_id, game_key=posted.game_key,
             game_url=reverse("game-replay", args=[game_id]) if game_id is not None else None,
             fee=fees.get(game_id) if settles else None,
+            frozen=posted.kind == Kind.FREEZE and posted.pk in pending,
             memo=posted.memo if posted.kind in KINDS_WITH_MEMO else "",
             reverses_id=posted.reverses_id))
     return rows

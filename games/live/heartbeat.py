@@ -23,6 +23,7 @@ from channels.db import database_sync_to_async
 from django.conf import settings
 from django.db.models import OuterRef, Subquery
 
+from games.live.presence import sockets_seen
 from games.models import GameRecord, Table
 
 logger = logging.getLogger(__name__)
@@ -42,6 +43,14 @@ def table_positions(table_ids: Iterable[int]) -> dict[int, tuple[int | None, int
         latest_seq=Subquery(latest.values("seq")[:1]),
     ).values_list("pk", "latest_game", "latest_seq")
     return {table: (game, seq or 0) for table, game, seq in rows}
+
+
+def _beat_reads(table_ids: list[int], channels: list[str]) -> dict[int, tuple[int | None, int]]:
+    """One trip to the database thread per beat: the tables' positions, and this
+    process's socket rows marked alive (games.live.presence)."""
+    if channels:
+        sockets_seen(channels)
+    return table_positions(table_ids)
 
 
 def heartbeat_text(game: int | None, seq: int) -> str:
@@ -105,7 +114,11 @@ async def _beat_forever(loop: asyncio.AbstractEventLoop, beat: _Beat) -> None:
             if not beat.sockets:
                 break
             try:
-                positions = await database_sync_to_async(table_positions)(list(beat.sockets))
+                # The channel names of the sockets here (consumers have one).
+                channels = [channel for sockets in beat.sockets.values() for socket in sockets
+                            if (channel := getattr(socket, "channel_name", None))]
+                positions = await database_sync_to_async(_beat_reads)(list(beat.sockets),
+                                                                      channels)
             except Exception:  # a database hiccup: the next beat tries again
                 logger.exception("table heartbeat: reading the tables failed")
                 continue

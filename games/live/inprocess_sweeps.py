@@ -41,6 +41,7 @@ async def _sweep_forever() -> None:
 def _sweep_once(ticks: int) -> None:
     sweeps.sweep_undelivered()
     sweeps.sweep_deadlines()
+    sweeps.sweep_away()
     sweeps.sweep_tables()
     if ticks % 30 == 0:
         sweeps.sweep_unsettled()

@@ -46,6 +46,7 @@ from games.live.warm_engines import GameFacts, WarmGame
 from games.models import GameEvent, GameRecord, Room, Seat, Table
 from games.settlement.settle import post_settlement
 from ledger.models import Currency
+from ledger.selectors import coin_wallet
 from ledger.services import LedgerError, balance_of, freeze_game_coins
 from shuangkou_site.celery import app as celery_app
 
@@ -94,14 +95,19 @@ def game_start(table: Table, seats: list[Seat]) -> GameRecord:
     table.current_game = record
     table.waiting_since = None
     table.save(update_fields=["status", "current_game", "waiting_since"])
-    Seat.objects.filter(table=table).update(ready_deadline=None)
+    # A grace left over from before the deal (an earlier occupant's) must not put
+    # this game's player in 托管 (games.live.presence).
+    Seat.objects.filter(table=table).update(ready_deadline=None, away_deadline=None)
     _commit(record, game, 0)
     # After _commit: the bots' and 托管 moves it ran are in the engine, and the record
     # has its final seq and deadline.
     for seat, snapshot in enumerate(_deal_snapshots(table, record, game)):
+        user_id = record.players[seat]
+        # The player's coins after the freeze, read here in the deal's transaction
+        # rather than by each socket afterwards (docs/protocol.md, "wallet").
         send_after_commit(seat_group(table.pk, seat), {
-            "type": "game.snapshot", "game": record.pk, "user": record.players[seat],
-            "snapshot": snapshot})
+            "type": "game.snapshot", "game": record.pk, "user": user_id,
+            "snapshot": snapshot, "wallet": coin_wallet(user_id)})
     announce_seats(table.pk, table.room_id)
     return record
 
@@ -242,8 +248,9 @@ def _row_seq(game_id: int) -> int | None:
 
 
 def game_disconnected(*, user_id: int, game_id: int) -> list[dict]:
-    """A seat's socket went away: 托管 at once (RULES §10). Coming back does not
-    cancel it: the player does that when they choose to."""
+    """A seat's player went away (their last socket closed and the grace passed,
+    games.live.presence): 托管 (RULES §10). Coming back does not cancel it: the player
+    does that when they choose to."""
     with transaction.atomic():
         record = _locked(game_id)
         if record.status != GameRecord.Status.PLAYING or user_id not in record.players:

@@ -11,6 +11,7 @@ from django.utils import timezone
 from games.errors import ActionError
 from games.live.delivery import sweep_undelivered as _sweep_undelivered
 from games.live.lifecycle import game_deadline, game_settle
+from games.live.presence import sweep_away as _sweep_away
 from games.live.seating import table_fill_bots, table_unseat_unready
 from games.models import GameRecord, Seat, Table
 
@@ -27,6 +28,12 @@ def sweep_deadlines() -> int:
         if game_deadline(game_id=game_id, seq=seq):
             done += 1
     return done
+
+
+def sweep_away() -> int:
+    """Put in 托管 the seats whose player left and did not come back within
+    GAMES_DISCONNECT_GRACE_SECONDS (games.live.presence)."""
+    return _sweep_away()
 
 
 def sweep_undelivered() -> int:

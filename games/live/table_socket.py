@@ -18,7 +18,15 @@ from django.utils.translation import gettext_lazy as _
 
 from accounts.models import User
 from games.errors import ActionError
-from games.live import action_pool, lifecycle, seating, socket_caps, warm_engines
+from games.live import (
+    action_pool,
+    lifecycle,
+    presence,
+    quick_chat,
+    seating,
+    socket_caps,
+    warm_engines,
+)
 from games.live.broadcast import announce_table, seat_group, table_group
 from games.live.dispatch import DirectDispatchMixin
 from games.live.frames import parse_frame
@@ -28,6 +36,7 @@ from games.live.inprocess_sweeps import ensure_sweeper
 from games.live.language import connection_language
 from games.live.snapshots import engine_snapshot, game_view, table_state
 from games.models import GameRecord, Seat, Table
+from ledger.selectors import coin_wallet
 
 logger = logging.getLogger(__name__)
 
@@ -74,6 +83,8 @@ class TableConsumer(DirectDispatchMixin, AsyncJsonWebsocketConsumer):
         ensure_sweeper()
         try:
             await self.channel_layer.group_add(table_group(self.table_id), self.channel_name)
+            await db(presence.socket_opened)(user_id=user.pk, table_id=self.table_id,
+                                             channel=self.channel_name)
             await self._follow_seat()
             await self._send_snapshot()
             self._start_heartbeat()
@@ -95,8 +106,11 @@ class TableConsumer(DirectDispatchMixin, AsyncJsonWebsocketConsumer):
         if self.seat is not None:
             await self.channel_layer.group_discard(seat_group(self.table_id, self.seat),
                                                    self.channel_name)
-        if self.seat is not None or getattr(self, "connect_failed", False):
-            await db(_seat_disconnected)(self.user_id, self.table_id)
+        # Every socket has a presence row (or, if connecting failed before it was
+        # written, none to remove): the seat is away only when its user's last socket
+        # at the table has closed (games.live.presence).
+        await db(presence.socket_closed)(user_id=self.user_id, table_id=self.table_id,
+                                         channel=self.channel_name)
 
     async def dispatch(self, message: dict) -> None:
         try:
@@ -186,6 +200,15 @@ class TableConsumer(DirectDispatchMixin, AsyncJsonWebsocketConsumer):
     async def do_leave(self, content: dict) -> None:
         await self._act("leave", content)
 
+    async def do_chat(self, content: dict) -> None:
+        """A quick-chat phrase to the whole table (games.live.quick_chat): seated
+        players only, within the chat limit. Not a game event: no seq, not logged."""
+        phrase = quick_chat.check_phrase(content.get("phrase"))
+        seat = quick_chat.check_seated(self.seat)
+        await db(quick_chat.take_chat_turn)(self.user_id)
+        await self.channel_layer.group_send(table_group(self.table_id), {
+            "type": "table.chat", "seat": seat, "user": self.user_id, "phrase": phrase})
+
     async def do_hint(self, content: dict) -> None:
         """The sender's legal plays on its turn, smallest first (a read: no event)."""
         reply = await db(_hints)(self.table_id, self.user_id)
@@ -208,6 +231,11 @@ class TableConsumer(DirectDispatchMixin, AsyncJsonWebsocketConsumer):
         await self.send_json({"type": "events", "game": message["game"], "seq": message["seq"],
                               "turn": message["turn"], "deadline": message["deadline"],
                               "events": message["events"]})
+        if self.seat is not None and any(event["type"] == "settled"
+                                          for event in message["events"]):
+            # The settlement moved this player's coins: one read per seated socket
+            # per game (docs/protocol.md, "wallet").
+            await self._send_wallet(await db(coin_wallet)(self.user_id))
 
     async def game_snapshot(self, message: dict) -> None:
         # At a deal the message carries the seat's snapshot (games.live.lifecycle.
@@ -217,8 +245,18 @@ class TableConsumer(DirectDispatchMixin, AsyncJsonWebsocketConsumer):
         snapshot = message.get("snapshot")
         if snapshot is not None and message.get("user") == self.user_id:
             await self.send_json(snapshot)
+            if "wallet" in message:
+                await self._send_wallet(message["wallet"])
         else:
             await self._send_snapshot()
+            if "wallet" in message:
+                # A deal whose swap moved this player: the wallet meant for this seat's
+                # new occupant is not theirs, so read their own (docs/protocol.md).
+                await self._send_wallet(await db(coin_wallet)(self.user_id))
+
+    async def table_chat(self, message: dict) -> None:
+        await self.send_json({"type": "chat", "seat": message["seat"], "user": message["user"],
+                              "phrase": message["phrase"]})
 
     async def table_changed(self, message: dict) -> None:
         state = message["table"]
@@ -261,6 +299,9 @@ class TableConsumer(DirectDispatchMixin, AsyncJsonWebsocketConsumer):
         if seat is not None:
             await self.channel_layer.group_add(seat_group(self.table_id, seat), self.channel_name)
         self.seat = seat
+
+    async def _send_wallet(self, wallet: dict) -> None:
+        await self.send_json({"type": "wallet", **wallet})
 
     async def _send_snapshot(self, ref=None) -> None:
         snapshot = await shared_snapshot(self.table_id, self.user_id)
@@ -318,21 +359,15 @@ async def shared_snapshot(table_id: int, user_id: int) -> dict:
 
 def _seat_of(user_id: int, table_id: int) -> int | None:
     seat = Seat.objects.filter(user_id=user_id, table_id=table_id).first()
+    if seat is not None and seat.away_deadline is not None:
+        # Back within the grace: the seat is not handed to 托管 (games.live.presence).
+        Seat.objects.filter(pk=seat.pk).update(away_deadline=None)
     if seat is not None and not seat.connected:
         # Tell the table (its `table` messages show who is connected); the next
         # follow finds the flag set, so this announces once per connection.
         if Seat.objects.filter(pk=seat.pk, connected=False).update(connected=True):
             announce_table(table_id)
     return seat.index if seat else None
-
-
-def _seat_disconnected(user_id: int, table_id: int) -> None:
-    if Seat.objects.filter(user_id=user_id, table_id=table_id, connected=True) \
-            .update(connected=False):
-        announce_table(table_id)
-    game_id = _current_game(table_id)
-    if game_id is not None:
-        lifecycle.game_disconnected(user_id=user_id, game_id=game_id)
 
 
 def _current_game(table_id: int) -> int | None:

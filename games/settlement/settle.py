@@ -5,9 +5,11 @@ the table's reopening; this module only turns a result into ledger postings."""
 from __future__ import annotations
 
 from accounts.models import User
+from games.engine.game import Game
 from games.engine.rulesets import RuleSet
 from games.models import GameEvent, GameRecord
-from ledger.models import Currency, Leg
+from games.settlement.report import seat_fees, settlement_report
+from ledger.models import Currency, Hold, Leg
 from ledger.services import Escape, grant_starting_coins_after_game, settle_game
 
 
@@ -31,12 +33,29 @@ def post_settlement(record: GameRecord) -> dict:
                          stake_unit=terms["stake_unit"], coins=terms["coins"],
                          coefficient=terms["coefficient"], fee=terms["fee"], escape=escape)
     summary = _summary(posted, record.players)
+    summary["report"] = _report(record, summary)
     # New coins enter the economy here, after a player's first settled game, not at
     # sign-up (issue #11: farmed sign-ups). In this transaction: settled means granted.
     # An escaper did not finish the game, or sitting down and leaving would pay.
     grant_starting_coins_after_game(
         user_id for seat, user_id in enumerate(record.players) if seat != escaped)
     return summary
+
+
+def _report(record: GameRecord, summary: dict) -> dict:
+    """The result panel's report (games.settlement.report), from the game's log (its
+    bombs, the hands left at the end) and this settlement's postings."""
+    events = list(GameEvent.objects.filter(game=record).order_by("seq")
+                  .values_list("data", flat=True))
+    game = Game.replay(events)
+    holds = dict(Hold.objects.filter(game_key=record.ledger_key)
+                 .values_list("user_id", "amount"))
+    fees = seat_fees(result=record.result, terms=record.terms,
+                     holds=[holds.get(user_id, 0) for user_id in record.players],
+                     penalty_percent=game.rules.escape_compensation_percent)
+    return settlement_report(result=record.result, terms=record.terms,
+                             room_kind=record.room.kind, events=events, hands=game.hands,
+                             points=summary["points"], coins=summary["coins"], fees=fees)
 
 
 def _dealt_rules(record: GameRecord) -> RuleSet:

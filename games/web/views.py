@@ -19,11 +19,13 @@ from accounts.titles import level_title
 from games.errors import ActionError
 from games.live import seating
 from games.live.lobby import rooms_context
+from games.live.quick_chat import chat_config
 from games.live.snapshots import table_state
 from games.models import Seat, Table
 from games.onboarding import beginner_room
 from games.rule_set_names import rule_set_name
 from games.vocabulary import READING_TEXTS
+from ledger.selectors import coin_wallet
 
 
 @require_GET
@@ -92,8 +94,12 @@ def table_page(request: HttpRequest, table_id: int) -> HttpResponse:
         "table": table.pk, "user": request.user.pk, "socket": f"/ws/table/{table.pk}/",
         "lobby": reverse("lobby"), "titles": {str(number): title for number, title
                                               in titles.items()},
-        "room": {"kind": room.kind, "coins": room.is_coins, "turn_seconds": room.turn_seconds,
-                 "escape_mode": room.escape_mode},
+        "room": room_config(room),
+        # The viewer's coins (a coin room freezes `room.stake` of them for each game);
+        # the socket sends `wallet` messages when they change (docs/protocol.md).
+        "wallet": coin_wallet(request.user.pk),
+        # The quick-chat phrases (games.live.quick_chat), in the page's language.
+        "chat": chat_config(),
         # For the readings' wildcards before a game's deal has said them (static/js/table/).
         "wildcards": list(room.rule_set.as_rule_set().wildcards),
         "table_state": state,
@@ -103,6 +109,19 @@ def table_page(request: HttpRequest, table_id: int) -> HttpResponse:
     return render(request, "games/table.html", {
         "table": table, "state": state, "my_seat": my_seat, "seats": seats,
         "config": config, "strings": table_strings()})
+
+
+def room_config(room) -> dict:
+    """The room as the table page shows it (docs/protocol.md, "The table page's
+    config"): ``base_unit`` is N, what one point of score is worth (coins in a coin
+    room, RULES §8; points in a points room, §7); ``fee`` the 系统回收 A each player
+    pays per game (coin rooms); ``stake`` the coins frozen per player for a game."""
+    return {"kind": room.kind, "coins": room.is_coins, "turn_seconds": room.turn_seconds,
+            "escape_mode": room.escape_mode,
+            "base_unit": room.coefficient if room.is_coins else room.stake_unit,
+            "fee": room.fee if room.is_coins else 0,
+            "stake": room.max_loss if room.is_coins else 0,
+            "ruleset": room.rule_set.name, "ruleset_name": room.rule_set.label}
 
 
 def _seat_position(offset: int, count: int) -> str:
@@ -181,6 +200,29 @@ def table_strings() -> dict[str, str]:
         "list_separator": _("、"),
         "timeout_warning": _("请注意，你已经超时 %(count)s 次了，超时三次，系统将自动托管游戏"),
         "joker": _("王"),
+        # Why a seat is in 托管 (the trustee event's `reason`, docs/protocol.md).
+        "trustee_reason_player": _("主动托管"),
+        "trustee_reason_timeouts": _("超时托管"),
+        "trustee_reason_escape": _("逃跑托管"),
+        "trustee_reason_disconnect": _("断线托管"),
+        # Quick chat (config.chat has the phrases themselves).
+        "chat_button": _("快捷聊天"),
+        "chat_mute": _("屏蔽 %(name)s"),
+        "chat_unmute": _("取消屏蔽 %(name)s"),
+        # The result panel (the settled event's `report`).
+        "result_title": _("本局结算"),
+        "result_base_unit": _("底注 %(unit)s"),
+        "result_base": _("基础分"),
+        "result_contribution": _("贡献分"),
+        "result_total": _("总分"),
+        "result_points": _("积分"),
+        "result_coins": _("游戏币"),
+        "result_fee": _("系统回收"),
+        "result_left": _("剩余手牌"),
+        "result_bombs": _("炸弹"),
+        "result_stars": _("%(stars)s 相"),
+        "wallet_balance": _("游戏币：%(balance)s"),
+        "wallet_frozen": _("冻结中：%(frozen)s"),
         **{f"reading_{key}": _(text) for key, text in READING_TEXTS.items()},
     }
 

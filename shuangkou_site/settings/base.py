@@ -278,6 +278,14 @@ GAMES_HEARTBEAT_SECONDS = float(os.environ.get("GAMES_HEARTBEAT_SECONDS", "10"))
 # (games.live.socket_caps, docs/protocol.md): the extra ones are closed with 4429.
 GAMES_SOCKETS_PER_USER = int(os.environ.get("GAMES_SOCKETS_PER_USER", "8"))
 GAMES_SOCKETS_PER_ADDRESS = int(os.environ.get("GAMES_SOCKETS_PER_ADDRESS", "64"))
+# Quick chat (games.live.quick_chat, docs/protocol.md "chat"): each player may send
+# GAMES_CHAT_BURST phrases in any GAMES_CHAT_WINDOW_SECONDS (a sliding window).
+GAMES_CHAT_BURST = int(os.environ.get("GAMES_CHAT_BURST", "3"))
+GAMES_CHAT_WINDOW_SECONDS = float(os.environ.get("GAMES_CHAT_WINDOW_SECONDS", "10"))
+# A seated player whose last table socket closed during a game goes to 托管 only after
+# this many seconds without a socket of theirs coming back (games.live.presence; a
+# reload or a server restart is not an absence). 0: at once.
+GAMES_DISCONNECT_GRACE_SECONDS = float(os.environ.get("GAMES_DISCONNECT_GRACE_SECONDS", "15"))
 # Deals come from a fresh random seed. Tests set this so every game a test plays is
 # dealt from a seed derived from the test's name (games.live.lifecycle._deal_seed);
 # production refuses it (settings.prod): it would make the deals predictable.
@@ -302,6 +310,9 @@ CELERY_BEAT_SCHEDULE = {
     # table hears again within a second of the layer coming back.
     "sweep-undelivered": {"task": "games.tasks.sweep_undelivered_task", "schedule": 1.0,
                           "options": {"expires": 1.0}},
+    # Seats whose player left and did not come back within the grace (games.live.presence).
+    "sweep-away": {"task": "games.tasks.sweep_away_task", "schedule": 1.0,
+                   "options": {"expires": 1.0}},
     "sweep-tables": {"task": "games.tasks.sweep_tables_task", "schedule": 2.0,
                      "options": {"expires": 2.0}},
     "sweep-unsettled": {"task": "games.tasks.sweep_unsettled_task", "schedule": 30.0,

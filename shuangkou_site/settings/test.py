@@ -50,6 +50,9 @@ GAMES_HEARTBEAT_SECONDS = float(os.environ.get("GAMES_HEARTBEAT_SECONDS", "0"))
 # as fast as the bots answer, and a refused message would make them wait for the refill
 # (wall-clock races). The tests about the limit set a small one themselves.
 GAMES_SOCKET_RATE = {**GAMES_SOCKET_RATE, "burst": 1_000_000.0}
+# A closed socket puts its seat in 托管 at once, as the tests of 托管 expect; the tests
+# of the grace itself (games/live/tests/test_disconnect_grace.py) set one.
+GAMES_DISCONNECT_GRACE_SECONDS = 0
 
 # No starting grant unless a test asks for one (settings.LEDGER_STARTING_COINS = …): it is
 # posted after a player's first settled game, and would otherwise add to the coins every

@@ -3,14 +3,16 @@ every table socket of the process hears its own table's game and seq, read for a
 tables in one query per beat (one trip to the database thread, not one per socket)."""
 
 import asyncio
+from datetime import timedelta
 
 import pytest
 from django.db import connection
 from django.test.utils import CaptureQueriesContext
+from django.utils import timezone
 
 from games.live import heartbeat
 from games.live.seating import room_quick_join
-from games.models import GameRecord
+from games.models import GameRecord, TableSocket
 from games.testing import live_helpers
 from games.testing.live_helpers import (
     RECEIVE_SECONDS,
@@ -208,3 +210,23 @@ def test_the_heartbeat_outlives_a_failed_read_and_a_failed_send(settings, monkey
     run(scenario)
     assert len(reads) >= 3  # the failed read, then the beats alice heard
     assert len(broken_sends) >= 2  # it failed every time; alice heard hers regardless
+
+
+@pytest.mark.django_db(transaction=True)
+def test_each_beat_marks_this_processs_socket_rows_alive(settings):
+    """The rows a killed process leaves go stale (games.live.presence); a live one's
+    heartbeat keeps moving its own on."""
+    settings.GAMES_HEARTBEAT_SECONDS = PERIOD
+    alice, table_a = table_of("alice")
+    long_ago = timezone.now() - timedelta(hours=1)
+
+    async def scenario():
+        (a,) = await connect_all(table_a, alice)
+        await db(TableSocket.objects.update)(seen_at=long_ago)
+        await a.expect("heartbeat")
+        await a.expect("heartbeat")  # a whole beat after the update
+        seen = await db(lambda: TableSocket.objects.get(user=alice).seen_at)()
+        await a.close()
+        return seen
+
+    assert run(scenario) > long_ago + timedelta(minutes=59)

@@ -172,16 +172,28 @@ def test_no_client_ever_receives_a_card_of_another_seats_hand():
     public = set().union(*(event["cards"] for event in events_of(record.pk, "play")))
     for reveal in events_of(record.pk, "reveal"):  # the 明牌 is shown to all (RULES §2)
         public |= {reveal["card"], reveal["twin"]}
+    # Once the game is over the cards left in each hand are public: the settled
+    # event's report shows them (docs/protocol.md, "settled"). Never before the end.
+    left = set().union(*(seat["left"] for seat in record.settlement["report"]["seats"]))
+    assert left  # the losers held cards at the end: the check below can see them
     for client, user in ((a, alice), (b, bob)):
-        seen = set().union(*(codes_in(message) for message in client.log))
+        end = next(index for index, message in enumerate(client.log)
+                   if any(event["type"] == "end" for event in message.get("events", [])))
+        seen = set().union(*(codes_in(message) for message in client.log[:end + 1]))
+        later = set().union(*(codes_in(message) for message in client.log[end + 1:]))
         others = set().union(*(hand for player, hand in dealt.items() if player != user.pk))
         assert seen & (others - public) == set()
+        assert later & (others - public - left) == set()
         assert dealt[user.pk] <= seen  # the check can see cards: its own hand came through
         assert any(message["type"] == "snapshot" and message["game"]
                    and message["game"]["hand"] for message in client.log)
-    # The group messages (all a spectator gets) carry no hand at all.
-    seen = set().union(*(codes_in(message) for message in c.log))
+    # The group messages (all a spectator gets) carry no hand at all before the end.
+    end = next(index for index, message in enumerate(c.log)
+               if any(event["type"] == "end" for event in message.get("events", [])))
+    seen = set().union(*(codes_in(message) for message in c.log[:end + 1]))
     assert seen <= public and len(seen) > 20
+    later = set().union(*(codes_in(message) for message in c.log[end + 1:]))
+    assert left <= later <= public | left  # the hands left, in the settled report only
     deals = [event for message in c.log for event in message.get("events", [])
              if event["type"] == "deal"]
     assert len(deals) == 1  # the spectator heard the deal: the checks below saw it

@@ -1,0 +1,123 @@
+"""Who is at a table, and the grace before an absent player's seat goes to 托管
+(RULES §10, docs/protocol.md "Disconnects").
+
+Every open table socket has a row (``TableSocket``), written by whichever server
+process holds it, so a player with two tabs on two processes is present while either
+is open. When a player's last socket at the table closes during a game, the seat gets
+an ``away_deadline`` (``GAMES_DISCONNECT_GRACE_SECONDS`` on): a socket of theirs
+coming back clears it (games.live.table_socket._seat_of), and the sweeper
+(:func:`sweep_away`, beat or the in-process sweeper) claims expired ones with a
+conditional update and puts those seats in 托管 with reason ``disconnect``. The
+deadline is a column, not a timer: it holds across processes and restarts. A server
+restart drops every socket at once; the players' pages reconnect within the grace, so
+the server's fault does not count against them (GUIDE).
+
+A process killed without closing its sockets leaves their rows behind. Each process's
+heartbeat (games.live.heartbeat) moves its rows' ``seen_at`` on every period, so a row
+not seen for :func:`stale_after` is a dead process's: it no longer makes its player
+present, and the sweeper drops it as if its socket had closed (the grace then starts).
+With no heartbeat (``GAMES_HEARTBEAT_SECONDS`` 0) rows never go stale.
+"""
+
+from __future__ import annotations
+
+from datetime import timedelta
+
+from django.conf import settings
+from django.db import transaction
+from django.db.models import Exists, OuterRef
+from django.utils import timezone
+
+from games.live import lifecycle
+from games.live.broadcast import announce_table
+from games.models import Seat, Table, TableSocket
+
+BATCH = 200
+
+
+def stale_after() -> timedelta | None:
+    """How long a row may go unseen before it counts as a dead process's: three
+    heartbeat periods, at least 30 s. None without a heartbeat."""
+    period = float(settings.GAMES_HEARTBEAT_SECONDS)
+    return timedelta(seconds=max(3 * period, 30)) if period > 0 else None
+
+
+def live_sockets():
+    """The rows of sockets still held by a live process."""
+    stale = stale_after()
+    rows = TableSocket.objects.all()
+    return rows if stale is None else rows.filter(seen_at__gte=timezone.now() - stale)
+
+
+def sockets_seen(channels: list[str]) -> int:
+    """The heartbeat of the process holding ``channels``: its rows are alive."""
+    return TableSocket.objects.filter(channel__in=channels).update(seen_at=timezone.now())
+
+
+def socket_opened(*, user_id: int, table_id: int, channel: str) -> None:
+    TableSocket.objects.get_or_create(channel=channel,
+                                      defaults={"user_id": user_id, "table_id": table_id})
+
+
+def socket_closed(*, user_id: int, table_id: int, channel: str) -> None:
+    """A socket of ``user_id`` at ``table_id`` closed. If it was their last one there
+    and they hold a seat: the seat is offline, and during a game it goes to 托管 after
+    the grace (at once with a grace of 0)."""
+    TableSocket.objects.filter(channel=channel).delete()
+    if live_sockets().filter(user_id=user_id, table_id=table_id).exists():
+        return  # another tab of this player still holds the seat
+    seat = Seat.objects.filter(user_id=user_id, table_id=table_id).first()
+    if seat is None:
+        return
+    if Seat.objects.filter(pk=seat.pk, user_id=user_id, connected=True).update(connected=False):
+        announce_table(table_id)
+    game_id = Table.objects.filter(pk=table_id).values_list("current_game_id", flat=True) \
+        .first()
+    if game_id is None:
+        return
+    grace = float(settings.GAMES_DISCONNECT_GRACE_SECONDS)
+    if grace <= 0:
+        lifecycle.game_disconnected(user_id=user_id, game_id=game_id)
+        return
+    # The first absence's deadline stands: closing again does not push it back.
+    Seat.objects.filter(pk=seat.pk, user_id=user_id, away_deadline__isnull=True) \
+        .update(away_deadline=timezone.now() + timedelta(seconds=grace))
+
+
+def sweep_away() -> int:
+    """Put in 托管 the seats whose player did not come back within the grace. Each
+    seat is claimed with a conditional update (its deadline unchanged, still passed,
+    and no socket of the player at the table), so two sweepers never act twice and a
+    player who came back meanwhile is left alone. Returns the seats put in 托管."""
+    _drop_stale_sockets()
+    now = timezone.now()
+    done = 0
+    due = Seat.objects.filter(away_deadline__lte=now, user__isnull=False) \
+        .values_list("pk", "user_id", "table_id", "away_deadline")[:BATCH]
+    for seat_id, user_id, table_id, deadline in due:
+        with transaction.atomic():
+            present = live_sockets().filter(user_id=OuterRef("user_id"),
+                                            table_id=OuterRef("table_id"))
+            claimed = Seat.objects.filter(pk=seat_id, user_id=user_id, away_deadline=deadline) \
+                .exclude(Exists(present)).update(away_deadline=None)
+            if not claimed:
+                continue
+            game_id = Table.objects.filter(pk=table_id) \
+                .values_list("current_game_id", flat=True).first()
+            if game_id is not None and lifecycle.game_disconnected(user_id=user_id,
+                                                                   game_id=game_id):
+                done += 1
+    return done
+
+
+def _drop_stale_sockets() -> None:
+    """The rows of a process that died with its sockets open: each is closed as its
+    socket would have been, so its player's grace starts now if no other socket of
+    theirs is at the table."""
+    stale = stale_after()
+    if stale is None:
+        return
+    rows = TableSocket.objects.filter(seen_at__lt=timezone.now() - stale) \
+        .values_list("user_id", "table_id", "channel")[:BATCH]
+    for user_id, table_id, channel in rows:
+        socket_closed(user_id=user_id, table_id=table_id, channel=channel)
