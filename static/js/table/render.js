@@ -146,7 +146,7 @@ function renderSeat(section) {
       badges.append(badge(t("escaped"), true));
     } else if (running && game.trustee[index]) {
       const reason = trusteeReason(game, index);
-      const item = badge(t("trustee_" + reason), true, "trustee-badge");
+      const item = badge(t("trustee_reason_" + reason), true, "trustee-badge");
       item.dataset.reason = reason;
       badges.append(item);
     }
