@@ -37,6 +37,7 @@ from games.testing.room_helpers import coin_room, make_player, presets
 from games.testing.server_helpers import ROOT, SITE_APP_WITH_STATIC, served
 from games.web.tests.test_browser_e2e import Visit, hint_turn, signed
 from ledger.models import Currency, Leg, SystemAccount
+from ledger.selectors import coin_wallet
 
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.slow]
 
@@ -155,6 +156,8 @@ def play_the_table(mine: Visit, theirs: Visit, record: GameRecord, seat: int,
     hand = page.locator("#hand button[data-card]")
     expect(hand.first).to_be_visible()
     check_partner_and_reveal(mine, record, seat)
+    check_wallet(mine, record.players[seat])
+    assert coin_wallet(record.players[seat])["frozen"] > 0, "a coin game freezes the stake"
     mine.shot("table-desktop", full_page=False)
     mine.check("table, game")
 
@@ -188,6 +191,16 @@ def play_the_table(mine: Visit, theirs: Visit, record: GameRecord, seat: int,
     reasons = [event.data.get("reason") for event in GameEvent.objects.filter(
         game=record, type="trustee") if event.data["seat"] == seat and event.data["on"]]
     assert set(reasons) <= {"player"}, reasons
+
+
+def check_wallet(visit: Visit, user_id: int) -> None:
+    """My coins on the table page as the ledger has them: the stake frozen during a
+    game, nothing after it."""
+    wallet = coin_wallet(user_id)
+    info = visit.page.locator("#room-info")
+    expect(info).to_have_attribute("data-balance", str(wallet["balance"]))
+    expect(info).to_have_attribute("data-frozen", str(wallet["frozen"]))
+    expect(info).to_contain_text(str(wallet["balance"]))
 
 
 def check_partner_and_reveal(visit: Visit, record: GameRecord, seat: int) -> None:
@@ -536,6 +549,10 @@ def check_result(visit: Visit, user: User, table_id: int, seat: int) -> GameReco
         codes = cell.locator(".card").evaluate_all("(cs) => cs.map((c) => c.dataset.card)")
         assert sorted(codes) == left[index], (index, codes, left[index])
     assert any(left), "someone held cards at the end"
+
+    # My coins after the settlement: nothing frozen any more.
+    expect(page.locator("#room-info")).to_have_attribute("data-frozen", "0")
+    check_wallet(visit, user.pk)
 
     # One ready button.
     expect(page.get_by_role("button", name=re.compile(r"^准备"))).to_have_count(1)
