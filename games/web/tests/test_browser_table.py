@@ -2,9 +2,11 @@
 bots, played through the table page by one person while another watches.
 
 What it proves, each against the server's own records (GameEvent rows, the settled
-game, the ledger): the room's terms on the page; the 明牌 card at the start; cards
-chosen by a drag across them; the hand sorted by pattern, the choice remembered over
-a reload, and moved by key; the 记牌器's counts; a quick-chat phrase seen by the
+game, the ledger): the room's terms and my coins (frozen during the game, freed after
+it) on the page; my partner marked and the 明牌 card at the start; cards chosen by a
+drag across them; the hand sorted by pattern, the choice and the mute switch
+remembered over a reload, a card moved by key and by a drag in my own order; the
+记牌器's counts, for me and for the spectator; a quick-chat phrase seen by the
 spectator's browser, and the refusal past the rate limit; a reload and a duplicate tab
 closed without 托管; 托管 with its reason on the seat; the result panel's bombs, fee,
 coins and leftovers; one ready button. Screenshots for desktop (1280×800) and phone
