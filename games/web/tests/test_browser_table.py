@@ -7,8 +7,8 @@ it) on the page; my partner marked and the 明牌 card at the start; cards chose
 drag across them; the hand sorted by pattern, the choice and the mute switch
 remembered over a reload, a card moved by key and by a drag in my own order; the
 记牌器's counts, for me and for the spectator; a quick-chat phrase seen by the
-spectator's browser, and the refusal past the rate limit; a reload and a duplicate tab
-closed without 托管; 托管 with its reason on the seat; the result panel's bombs, fee,
+spectator's browser, and the refusal past the rate limit; a reload, and a duplicate tab
+on a phone (where a swipe across three cards selects them) closed, without 托管; 托管 with its reason on the seat; the result panel's bombs, fee,
 coins and leftovers; one ready button. Screenshots for desktop (1280×800) and phone
 (390×844 upright, 844×390 sideways) go to test-artifacts/e2e/<test name>/, where the
 layouts are also checked: the whole hand on screen and nothing over the seats.
@@ -422,13 +422,38 @@ def reload_without_trustee(visit: Visit, record: GameRecord, seat: int) -> None:
 
 
 def duplicate_tab_without_trustee(visit: Visit, table_id: int) -> None:
-    """A second tab of the same player opens the table and closes: the first keeps the
+    """A second tab of the same player, on a phone's touch screen, opens the table,
+    selects three cards by a swipe across them, and closes: the first tab keeps the
     seat (no 托管; checked over the whole game at its end)."""
-    second = visit.page.context.new_page()
-    second.goto(visit.base_url + reverse("table", args=[table_id]))
-    expect(second.locator("#table-page")).to_have_attribute("data-connection", "open")
-    expect(second.locator("#hand button[data-card]").first).to_be_visible()
-    second.close()
+    context = visit.page.context.browser.new_context(
+        storage_state=visit.page.context.storage_state(), viewport=PHONE, has_touch=True,
+        is_mobile=True, locale="zh-CN")
+    try:
+        phone = Visit(context.new_page(), visit.base_url, visit.artifacts)
+        phone.shots = visit.shots  # one numbering for the folder
+        phone.goto(reverse("table", args=[table_id]))
+        page = phone.page
+        expect(page.locator("#table-page")).to_have_attribute("data-connection", "open")
+        cards = page.locator("#hand button[data-card]")
+        expect(cards.first).to_be_visible()
+        page.evaluate("() => document.querySelector('.table-tools').scrollIntoView()")
+        points = [(box["x"] + 5, box["y"] + box["height"] * 0.6)
+                  for box in (cards.nth(index).bounding_box() for index in range(3))]
+        touch = context.new_cdp_session(page)
+        touch.send("Input.dispatchTouchEvent", {
+            "type": "touchStart", "touchPoints": [{"x": points[0][0], "y": points[0][1]}]})
+        for x, y in points[1:]:
+            touch.send("Input.dispatchTouchEvent", {
+                "type": "touchMove", "touchPoints": [{"x": x, "y": y}]})
+        touch.send("Input.dispatchTouchEvent", {"type": "touchEnd", "touchPoints": []})
+        selected = page.locator('#hand button[aria-pressed="true"]')
+        expect(selected).to_have_count(3)
+        assert selected.evaluate_all("(cs) => cs.map((c) => c.dataset.card)") == \
+            hand_codes(page)[:3]
+        phone.shot("duplicate-tab-phone-swipe", full_page=False)
+        assert phone.errors.errors == [], phone.errors.errors
+    finally:
+        context.close()
     expect(visit.page.locator("#trustee-toggle")).to_have_attribute("aria-pressed", "false")
 
 
