@@ -7,11 +7,13 @@ it) on the page; my partner marked and the 明牌 card at the start; cards chose
 drag across them; the hand sorted by pattern, the choice and the mute switch
 remembered over a reload, a card moved by key and by a drag in my own order; the
 记牌器's counts, for me and for the spectator; a quick-chat phrase seen by the
-spectator's browser, and the refusal past the rate limit; a reload, and a duplicate tab
-on a phone (where a swipe across three cards selects them) closed, without 托管; 托管 with its reason on the seat; the result panel's bombs, fee,
-coins and leftovers; one ready button. Screenshots for desktop (1280×800) and phone
-(390×844 upright, 844×390 sideways) go to test-artifacts/e2e/<test name>/, where the
-layouts are also checked: the whole hand on screen and nothing over the seats.
+spectator's browser, not shown once the spectator mutes me, and the refusal past the
+rate limit; a reload, and a duplicate tab on a phone (where a swipe across three cards
+selects them) closed, without 托管; 托管 with its reason on the seat; the result
+panel's bombs, fee, coins and leftovers; one ready button. Screenshots for desktop
+(1280×800) and phone (390×844 upright, 844×390 sideways) go to
+test-artifacts/e2e/<test name>/, where the layouts are also checked: the whole hand on
+screen and nothing over the seats.
 Every page is checked for named controls, readable contrast and console errors.
 """
 
@@ -171,7 +173,7 @@ def play_the_table(mine: Visit, theirs: Visit, record: GameRecord, seat: int,
 
     open_table(theirs, table_id)
     check_spectator(theirs, record)
-    quick_chat(mine, theirs, seat)
+    quick_chat(mine, theirs, seat, record.players[seat])
 
     reload_without_trustee(mine, record, seat)
     duplicate_tab_without_trustee(mine, table_id)
@@ -376,9 +378,10 @@ def check_spectator(visit: Visit, record: GameRecord) -> None:
     visit.check("table, spectator")
 
 
-def quick_chat(mine: Visit, theirs: Visit, seat: int) -> None:
-    """A phrase from the picker shows by my seat on the spectator's page; past the
-    limit (GAMES_CHAT_BURST) the server refuses, and my page says so."""
+def quick_chat(mine: Visit, theirs: Visit, seat: int, user_id: int) -> None:
+    """A phrase from the picker shows by my seat on the spectator's page; once the
+    spectator mutes me, my next phrase reaches their socket but not their page; past
+    the limit (GAMES_CHAT_BURST) the server refuses, and my page says so."""
     page = mine.page
     picker = page.locator("#chat-picker")
     expect(picker).to_be_visible()
@@ -394,11 +397,25 @@ def quick_chat(mine: Visit, theirs: Visit, seat: int) -> None:
     expect(bubble).to_have_attribute("data-phrase", phrase)
     expect(bubble).to_have_text(text)
     theirs.shot("spectator-sees-chat", full_page=False)
-    assert {"type": "chat", "seat": seat, "phrase": phrase} in [
-        {key: message.get(key) for key in ("type", "seat", "phrase")}
-        for message in theirs.socket.of_type("chat")]
+
+    def heard() -> list[str]:
+        return [message["phrase"] for message in theirs.socket.of_type("chat")
+                if message.get("seat") == seat]
+
+    assert heard() == [phrase]
+    # The spectator mutes me: my second phrase arrives, and is not shown.
+    theirs.page.locator("#chat-summary").click()
+    theirs.page.locator(f'#chat-mutes input[data-user="{user_id}"]').check()
+    theirs.page.locator("#chat-summary").click()
+    page.locator("#chat-summary").click()
+    second = page.locator("#chat-phrases button[data-phrase]").nth(1)
+    other = second.get_attribute("data-phrase")
+    second.click()
+    wait_until(theirs.page, lambda: len(heard()) == 2, "the second phrase")
+    assert heard() == [phrase, other]
+    assert bubble.get_attribute("data-phrase") == phrase, "a muted player's phrase shows"
     burst = int(getattr(settings, "GAMES_CHAT_BURST", 3))
-    for _ in range(burst):
+    for _ in range(burst - 1):
         page.locator("#chat-summary").click()
         page.locator("#chat-phrases button[data-phrase]").first.click()
     wait_until(page, lambda: any(message.get("code") == "chat_rate"
