@@ -413,6 +413,7 @@ def quick_chat(mine: Visit, theirs: Visit, seat: int, user_id: int) -> None:
     second.click()
     wait_until(theirs.page, lambda: len(heard()) == 2, "the second phrase")
     assert heard() == [phrase, other]
+    expect(theirs.page.locator("#table-page")).to_have_attribute("data-chat-heard", "2")
     assert bubble.get_attribute("data-phrase") == phrase, "a muted player's phrase shows"
     burst = int(getattr(settings, "GAMES_CHAT_BURST", 3))
     for _ in range(burst - 1):

@@ -4,7 +4,7 @@
  * refusal (chat_rate, chat_not_seated, chat_unknown) is an `error` message: the page
  * shows its text like any other. */
 
-import { config, dom, nameOf, state, t } from "./page.js";
+import { config, dom, nameOf, page, state, t } from "./page.js";
 import { loadPref, savePref } from "./prefs.js";
 import { send } from "./socket.js";
 
@@ -21,6 +21,8 @@ function userAt(seat) {
 
 /** A `chat` message: show it by its seat unless its player is muted. */
 export function showChat(message) {
+  // A hook for browser tests: how many chat messages this page has handled, shown or not.
+  page.dataset.chatHeard = String(Number(page.dataset.chatHeard || 0) + 1);
   const phrase = phrases.get(message.phrase);
   const user = message.user !== undefined ? message.user : userAt(message.seat);
   if (!phrase || (user !== null && muted.has(user))) {

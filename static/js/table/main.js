@@ -23,10 +23,11 @@
  * Stable hooks for tests: #seat-N[data-seat], button[data-card="5S0"],
  * #play-button, #pass-button, #hint-button, #trustee-toggle, #ready-button,
  * #stand-button, #sit-button, #leave-button, #leave-dialog, #result-panel,
- * #table-page[data-seq][data-my-turn][data-connection], #play-N.seat-play[data-action],
- * #counter-ranks li[data-rank][data-count], #sort-choice [data-sort], #sound-toggle,
- * #chat-picker .chat-phrase[data-phrase], .seat-chat[data-phrase], .trustee-badge[data-reason],
- * #result-bombs li[data-seat][data-stars], #result-rows td.left-cards, #room-info.
+ * #table-page[data-seq][data-my-turn][data-connection][data-chat-heard],
+ * #play-N.seat-play[data-action], #counter-ranks li[data-rank][data-count],
+ * #sort-choice [data-sort], #sound-toggle, #chat-picker .chat-phrase[data-phrase],
+ * .seat-chat[data-phrase], .trustee-badge[data-reason], #result-bombs
+ * li[data-seat][data-stars], #result-rows td.left-cards, #room-info[data-balance][data-frozen].
  */
 
 import { setupChat } from "./chat.js";
