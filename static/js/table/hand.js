@@ -2,9 +2,10 @@
  * events), or the keyboard; reordering it (the sort modes of ./sorting.js, a drag in
  * "manual" mode, Shift+arrow keys); the Hint button's plays; playing and passing. */
 
+import { handOrder, layoutHand } from "./handview.js";
 import { dom, myTurn, state, t } from "./page.js";
 import { savePref } from "./prefs.js";
-import { handOrder, layoutHand, render, showNotice } from "./render.js";
+import { render, showNotice } from "./render.js";
 import { send } from "./socket.js";
 import { SORT_MODES, moveCardTo, moveCards } from "./sorting.js";
 

@@ -8,6 +8,8 @@
  *   socket.js    the WebSocket and its reconnecting
  *   hand.js      selecting cards (pointer drag, keyboard), the hand's order, hints, play, pass
  *   render.js    drawing the table from the state
+ *   handview.js  drawing my hand: its order, the selection, the fan's overlap
+ *   faces.js     card faces, rows of cards and bombs' star badges in the page's words
  *   result.js    the result panel
  *   readings.js  card labels, hand order and readings in the reader's words
  *   counter.js   记牌器: the unseen cards by rank (pure: Node tests it)

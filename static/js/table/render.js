@@ -1,11 +1,13 @@
 /* Drawing the table from the state (./page.js): the seats around the felt with their
- * card backs, counts, badges and countdown, the trick in the middle, my hand in its
- * order, the buttons, the card counter and the notices. Reads the game as the fold
- * keeps it (the shape of Game.view); the result panel is ./result.js's. */
+ * card backs, counts, badges and countdown, the trick in the middle, the buttons, the
+ * card counter and the notices. Reads the game as the fold keeps it (the shape of
+ * Game.view); my hand is ./handview.js's, the result panel ./result.js's. */
 
 import { renderChatPicker } from "./chat.js";
 import { COUNTER_RANKS, unseenCounts } from "./counter.js";
+import { cardFace, cardRow, starBadge } from "./faces.js";
 import { bombKind, isBomb, trusteeReason } from "./facts.js";
+import { renderHand } from "./handview.js";
 import {
   cardLabel, config, dom, gameRunning, mySeatAtTable, myTurn, nameOf, page, playingHere,
   rankName, readingText, seatName, state, t, viewSeat,
@@ -13,7 +15,6 @@ import {
 import { dealOf, tableActs } from "./protocol.js";
 import { renderResult } from "./result.js";
 import { renderRoom } from "./room.js";
-import { patternGroups, sortHand } from "./sorting.js";
 import { playSound } from "./sound.js";
 
 const NOTICE_MS = 10000;
@@ -29,33 +30,6 @@ export function showNotice(text, kind) {
     dom.notice.textContent = "";
     dom.notice.className = "notice";
   }, NOTICE_MS);
-}
-
-/** A card face (static/js/cards.js): a <button> in my hand, a <span> elsewhere. */
-export function cardFace(code, asButton) {
-  return window.Cards.cardFace(code, cardLabel(code), asButton);
-}
-
-export function cardRow(codes) {
-  const row = document.createElement("span");
-  row.className = "card-row";
-  for (const code of sortHand(codes, "rank")) {
-    row.append(cardFace(code, false));
-  }
-  return row;
-}
-
-/** A bomb's name with its stars: "5★ 炸弹", "三王 6★", "天王 7★", "连环炸弹 8★". */
-export function bombLabel(kind, stars) {
-  return t("bomb_" + kind) + " " + t("stars", { stars });
-}
-
-/** The star badge of a bomb: its colour deepens with the stars (4★ … 8★+). */
-export function starBadge(kind, stars) {
-  const item = document.createElement("span");
-  item.className = "stars stars-" + Math.min(Math.max(stars, 4), 8) + " kind-" + kind;
-  item.textContent = bombLabel(kind, stars);
-  return item;
 }
 
 function positionOf(offset, count) {
@@ -260,87 +234,6 @@ export function announceBomb(event) {
     dom.bombBanner.hidden = true;
   }, BOMB_MS);
   playSound("bomb");
-}
-
-/** My hand's cards in their order: the sort mode's, or my own. */
-export function handOrder() {
-  const game = state.game;
-  const hand = game && game.hand && game.status !== "ended" ? game.hand : null;
-  return hand === null ? null : sortHand(hand, state.sortMode, state.manualOrder);
-}
-
-function renderHand() {
-  const hand = handOrder();
-  dom.handArea.hidden = hand === null;
-  const key = hand ? state.sortMode + ":" + hand.join(",") : "";
-  const rebuilt = key !== state.handKey;
-  const hadFocus = dom.hand.contains(document.activeElement);
-  if (rebuilt) {
-    state.handKey = key;
-    const starts = new Set();
-    if (hand && state.sortMode === "pattern") {
-      for (const group of patternGroups(hand)) {
-        starts.add(group.codes[0]);
-      }
-    }
-    dom.hand.replaceChildren(...(hand || []).map((code, index) => {
-      const face = cardFace(code, true);
-      if (index > 0 && starts.has(code)) {
-        face.classList.add("group-start");
-      }
-      return face;
-    }));
-    layoutHand();
-  }
-  // One tab stop for the whole hand (roving tabindex): the card last clicked or
-  // moved to, else the first; the arrow keys move between cards.
-  const cards = Array.from(dom.hand.children);
-  const focus = cards.find((card) => card.dataset.card === state.focusCode) || cards[0];
-  for (const card of cards) {
-    card.tabIndex = card === focus ? 0 : -1;
-    card.setAttribute("aria-pressed", state.selected.has(card.dataset.card) ? "true" : "false");
-  }
-  if (rebuilt && hadFocus && focus) {
-    focus.focus();
-  }
-  let info = state.selected.size ? t("selected", { count: state.selected.size }) : "";
-  if (state.hints && state.hintIndex >= 0 && state.hints.length) {
-    info = t("hint", { index: state.hintIndex + 1, count: state.hints.length }) + " · " + info;
-  }
-  dom.selectionInfo.textContent = info;
-  for (const button of dom.sortChoice.querySelectorAll("[data-sort]")) {
-    button.setAttribute("aria-checked", button.dataset.sort === state.sortMode ? "true" : "false");
-    button.tabIndex = button.dataset.sort === state.sortMode ? 0 : -1;
-  }
-}
-
-/**
- * Fan the hand across its width: the overlap that fits every card in one row, or, when
- * the cards would be too thin to pick (a phone held upright), in two rows.
- */
-export function layoutHand() {
-  const cards = dom.hand.children;
-  const count = cards.length;
-  if (!count || dom.handArea.hidden) {
-    return;
-  }
-  const style = window.getComputedStyle(dom.hand);
-  // Pattern groups stand 8px apart (static/css/table.css, .group-start).
-  const gaps = dom.hand.querySelectorAll(".group-start").length * 8;
-  // The row's room: the hand less its padding (the left one is 0.5rem plus the overlap
-  // that the first card of a row takes back).
-  const base = parseFloat(window.getComputedStyle(document.documentElement).fontSize) * 0.5;
-  const width = dom.hand.clientWidth - parseFloat(style.paddingRight) - base - 2 - gaps;
-  const card = cards[0].getBoundingClientRect().width;
-  const widest = card * 0.62;
-  const thinnest = card * 0.34;
-  let step = count > 1 ? (width - card) / (count - 1) : widest;
-  if (step < thinnest && count > 1) {
-    const perRow = Math.ceil(count / 2);
-    step = perRow > 1 ? (width - card) / (perRow - 1) : widest;
-  }
-  step = Math.max(8, Math.min(widest, step));
-  dom.hand.style.setProperty("--overlap", (card - step).toFixed(2) + "px");
 }
 
 function renderCounter() {

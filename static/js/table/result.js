@@ -5,9 +5,9 @@
  * `settled` event's) the money and the report (docs/protocol.md, "The result report").
  * Before a report, bombs come from the public play events; leftovers need the report. */
 
+import { cardRow, starBadge } from "./faces.js";
 import { bombsOf, normalBombKind, reportOf, reportSeat } from "./facts.js";
 import { config, dom, seatName, settlement, state, t } from "./page.js";
-import { cardRow, starBadge } from "./render.js";
 
 const KOU_KEYS = { flat: "draw" }; // the report's name → the page's string key
 
