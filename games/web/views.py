@@ -19,6 +19,7 @@ from accounts.titles import level_title
 from games.errors import ActionError
 from games.live import seating
 from games.live.lobby import rooms_context
+from games.live.private_tables import may_watch
 from games.live.quick_chat import chat_config
 from games.live.snapshots import table_state
 from games.models import Seat, Table
@@ -79,6 +80,9 @@ def table_page(request: HttpRequest, table_id: int) -> HttpResponse:
     everything else."""
     table = get_object_or_404(Table.objects.select_related("room__rule_set", "current_game"),
                               pk=table_id)
+    if not may_watch(request.user, table.pk):
+        messages.error(request, _("这张好友房不允许旁观"))
+        return _go(request, reverse("lobby"))
     state = table_state(table)
     my_seat = next((seat for seat in state["seats"] if seat["user"] == request.user.pk), None)
     titles = {number: level_title(title)
