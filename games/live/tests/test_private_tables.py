@@ -13,6 +13,7 @@ from django.utils import timezone
 from games.errors import ActionError
 from games.live import sweeps
 from games.live.lifecycle import game_act
+from games.live.lobby_tables import lobby_tables
 from games.live.private_tables import (
     CODE_ALPHABET,
     CODE_LENGTH,
@@ -176,3 +177,11 @@ def test_spectators_only_where_the_host_allows_them():
     assert not may_watch(outsider, closed.table_id)
     public = room_quick_join(user=make_player("public"), room_id=room.pk).table_id
     assert may_watch(outsider, public)
+
+
+def test_the_lobby_lists_public_tables_only():
+    room = make_room("friends")
+    private = private_table_open(host=make_player("host"), room_id=room.pk)
+    public = room_quick_join(user=make_player("public"), room_id=room.pk).table_id
+    listed = [table["id"] for table in lobby_tables([room.pk])[room.pk]["listed_tables"]]
+    assert listed == [public] and private.table_id not in listed
