@@ -26,6 +26,7 @@ from games.models import Seat, Table
 from games.onboarding import beginner_room
 from games.rule_set_names import rule_set_name
 from games.vocabulary import READING_TEXTS
+from games.web.private_panel import panel_context
 from ledger.selectors import coin_wallet
 
 
@@ -112,7 +113,7 @@ def table_page(request: HttpRequest, table_id: int) -> HttpResponse:
     }
     return render(request, "games/table.html", {
         "table": table, "state": state, "my_seat": my_seat, "seats": seats,
-        "config": config, "strings": table_strings()})
+        "config": config, "strings": table_strings(), **panel_context(table, request.user)})
 
 
 def room_config(room) -> dict:
