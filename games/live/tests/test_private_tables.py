@@ -8,6 +8,7 @@ from datetime import timedelta
 
 import pytest
 from django.db.models import Sum
+from django.urls import reverse
 from django.utils import timezone
 
 from games.errors import ActionError
@@ -185,3 +186,17 @@ def test_the_lobby_lists_public_tables_only():
     public = room_quick_join(user=make_player("public"), room_id=room.pk).table_id
     listed = [table["id"] for table in lobby_tables([room.pk])[room.pk]["listed_tables"]]
     assert listed == [public] and private.table_id not in listed
+
+
+def test_each_players_history_shows_the_series_and_its_running_score(client):
+    private, players = four_at_a_private_table()
+    games = [play_out(private.table_id, players) for _ in range(2)]
+    amy = players[1]
+    points = [Leg.objects.filter(account__user=amy, account__currency=Currency.POINT,
+                                 transaction__game_key=game.ledger_key)
+              .aggregate(total=Sum("amount"))["total"] or 0 for game in games]
+    client.force_login(amy)
+    page = client.get(reverse("game-history")).content.decode()
+    series = games[0].series_id
+    assert f"系列赛 {series} 第 1 局 · 累计 {points[0]:+d}" in page
+    assert f"系列赛 {series} 第 2 局 · 累计 {points[0] + points[1]:+d}" in page
