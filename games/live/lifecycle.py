@@ -40,10 +40,11 @@ from games.live.broadcast import (
     table_group,
 )
 from games.live.refusals import engine_message
+from games.live.series import end_series, series_for_deal
 from games.live.snapshots import seat_view, table_state
 from games.live.timing import log_settlement_lag, log_sweep_lag, timed_action
 from games.live.warm_engines import GameFacts, WarmGame
-from games.models import GameEvent, GameRecord, Room, Seat, Table
+from games.models import GameEvent, GameRecord, PrivateTable, Room, Seat, Series, Table
 from games.settlement.settle import post_settlement
 from ledger.models import Currency
 from ledger.selectors import coin_wallets
@@ -73,7 +74,7 @@ def game_start(table: Table, seats: list[Seat]) -> GameRecord:
     bots = bot_user_ids(players)
     record = GameRecord.objects.create(
         table=table, room=room, rule_set_name=rules.name, players=game.players,
-        terms=room.money_terms(),
+        terms=room.money_terms(), series=series_for_deal(table, players),
         bot_seats=sorted(seat for seat, user in enumerate(game.players) if user in bots))
     if game.players != players:  # the 明牌 swap moved two players (hands go with them)
         # Their `connected` flags go with them too: the flag is the player's socket, and
@@ -484,8 +485,12 @@ def _reopen_table(record: GameRecord, escaped: int | None) -> None:
     table.waiting_since = timezone.now()
     table.save(update_fields=["status", "current_game", "last_result", "waiting_since"])
     leavers = {record.players[seat] for seat in _left_seats(record, escaped)}
+    if leavers:
+        end_series(table, Series.End.LEFT)  # a series is its players' (issue #14)
     bots = bot_user_ids(record.players)
-    deadline = timezone.now() + timedelta(seconds=table.room.ready_seconds)
+    # Friends wait for one another at a private table (games.live.private_tables).
+    deadline = None if PrivateTable.objects.filter(table=table).exists() else \
+        timezone.now() + timedelta(seconds=table.room.ready_seconds)
     for seat in Seat.objects.filter(table=table, user__isnull=False):
         fields = ["user", "is_ready", "ready_deadline"]
         if seat.user_id in leavers:
