@@ -247,6 +247,54 @@ class Seat(models.Model):
             "table": self.table, "seat": self.index, "player": self.user or "-"}
 
 
+class PrivateTable(models.Model):
+    """A table a player opened for friends (好友房, issue #14): joined only by its invite
+    code or link, not listed in the lobby, filled with bots only when the host says so
+    (games.live.private_tables)."""
+
+    table = models.OneToOneField(Table, on_delete=models.CASCADE, primary_key=True,
+                                 related_name="private", verbose_name=_("牌桌"))
+    host = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT,
+                             related_name="+", verbose_name=_("房主"))
+    code = models.CharField(_("邀请码"), max_length=12, unique=True)
+    expires_at = models.DateTimeField(_("邀请码有效期至"))
+    spectators = models.BooleanField(_("允许旁观"), default=True)
+    created_at = models.DateTimeField(_("创建时间"), auto_now_add=True)
+    closed_at = models.DateTimeField(_("关闭时间"), null=True, blank=True)
+
+    class Meta:
+        verbose_name = _("好友房")
+        verbose_name_plural = pgettext_lazy("复数", "好友房")
+
+    def __str__(self) -> str:
+        return f"{self.table} ({self.code})"
+
+
+class Series(models.Model):
+    """Games of one private table played by the same four (or two) players one after
+    another (issue #14): the running score is the sum of their settled games."""
+
+    class End(models.TextChoices):
+        CLOSED = "closed", _("房主关闭")
+        LEFT = "left", _("有玩家离开")
+
+    table = models.ForeignKey(Table, on_delete=models.CASCADE, related_name="series",
+                              verbose_name=_("牌桌"))
+    players = models.JSONField(_("玩家"), help_text=_("开始时各座玩家的 id"))
+    started_at = models.DateTimeField(_("开始时间"), auto_now_add=True)
+    ended_at = models.DateTimeField(_("结束时间"), null=True, blank=True)
+    end_reason = models.CharField(_("结束原因"), max_length=8, choices=End.choices, blank=True)
+
+    class Meta:
+        verbose_name = _("系列赛")
+        verbose_name_plural = pgettext_lazy("复数", "系列赛")
+        constraints = [models.UniqueConstraint(fields=["table"], condition=models.Q(
+            ended_at__isnull=True), name="one_running_series_per_table")]
+
+    def __str__(self) -> str:
+        return f"{self.table} #{self.pk}"
+
+
 class TableSocket(models.Model):
     """An open table socket, one row per socket, on whichever server process holds it:
     a seat's player is away only when none of their sockets at the table is left
@@ -305,6 +353,8 @@ class GameRecord(models.Model):
                              help_text=_("发牌时房间的结算条款。"))
     created_at = models.DateTimeField(_("开始时间"), auto_now_add=True)
     ended_at = models.DateTimeField(_("结束时间"), null=True, blank=True)
+    series = models.ForeignKey(Series, null=True, blank=True, on_delete=models.SET_NULL,
+                               related_name="games", verbose_name=_("系列赛"))
 
     class Meta:
         ordering = ["-pk"]

@@ -1,6 +1,6 @@
 from django.urls import path
 
-from games.web import api, rules, views
+from games.web import api, private_api, private_views, rules, views
 
 urlpatterns = [
     path("lobby/", views.lobby, name="lobby"),
@@ -11,7 +11,24 @@ urlpatterns = [
     path("tables/<int:table_id>/", views.table_page, name="table"),
     path("tables/<int:table_id>/ready/", views.table_ready, name="table-ready"),
     path("tables/<int:table_id>/stand/", views.table_stand, name="table-stand"),
+    path("private/open/", private_views.private_table_open, name="private-open"),
+    path("private/join/", private_views.private_table_join, name="private-join"),
+    path("invite/<str:code>/", private_views.invite, name="invite"),
+    path("tables/<int:table_id>/private/<slug:action>/",
+         private_views.private_table_host_action, name="private-host-action"),
     path("api/rooms", api.RoomListView.as_view(), name="api-rooms"),
+    path("api/private-tables", private_api.PrivateTableOpenView.as_view(),
+         name="api-private-open"),
+    path("api/private-tables/join", private_api.PrivateTableJoinView.as_view(),
+         name="api-private-join"),
+    path("api/private-tables/<int:table_id>", private_api.PrivateTableView.as_view(),
+         name="api-private-table"),
+    path("api/private-tables/<int:table_id>/remove",
+         private_api.PrivateTableRemoveView.as_view(), name="api-private-remove"),
+    path("api/private-tables/<int:table_id>/fill-bots",
+         private_api.PrivateTableFillBotsView.as_view(), name="api-private-fill-bots"),
+    path("api/private-tables/<int:table_id>/close",
+         private_api.PrivateTableCloseView.as_view(), name="api-private-close"),
     path("api/games/<int:game_id>", api.GameView.as_view(), name="api-game"),
     path("api/games/<int:game_id>/events", api.GameEventsView.as_view(),
          name="api-game-events"),

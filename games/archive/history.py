@@ -69,6 +69,11 @@ class HistoryRow:
     score: int | None
     points: int | None  # None: not settled yet
     coins: int | None
+    # At a private table (issue #14): its series, this game's number in it, and my
+    # points over the series up to and including this game.
+    series: int | None = None
+    series_game: int | None = None
+    series_points: int | None = None
 
     @property
     def kou_text(self) -> str:
@@ -82,12 +87,15 @@ class HistoryRow:
 
 
 def history_rows(games: list[GameRecord]) -> list[HistoryRow]:
-    """One page of ``player_games`` as rows (one more query, for rule set labels)."""
+    """One page of ``player_games`` as rows (one more query for rule set labels, and
+    one for the series among them)."""
     labels = dict(RuleSetConfig.objects.filter(name__in={game.rule_set_name for game in games})
                   .values_list("name", "label"))
+    series = _series_so_far(games)
     rows = []
     for game in games:
         seat = game.my_seat
+        series_game, series_points = series.get(game.pk, (None, None))
         result = game.result or {}
         finish = result.get("finish") or []
         rows.append(HistoryRow(
@@ -98,5 +106,28 @@ def history_rows(games: list[GameRecord]) -> list[HistoryRow]:
             kou=result.get("kou"), score=seat_value(result, "scores", seat),
             points=seat_value(game.settlement, "points", seat),
             coins=seat_value(game.settlement, "coins", seat)
-            if game.room.kind == Room.Kind.COINS else None))
+            if game.room.kind == Room.Kind.COINS else None,
+            series=game.series_id, series_game=series_game, series_points=series_points))
     return rows
+
+
+def _series_so_far(games: list[GameRecord]) -> dict[int, tuple[int, int]]:
+    """Game id → (its number in its series, the player's points over the series so
+    far), for the games of ``games`` that belong to a series, from its settled games."""
+    wanted = {game.pk: game.players[game.my_seat] for game in games if game.series_id}
+    if not wanted:
+        return {}
+    so_far: dict[int, tuple[int, int]] = {}
+    totals: dict[tuple[int, int], int] = {}
+    counts: dict[int, int] = {}
+    for pk, series_id, players, settlement in GameRecord.objects.filter(
+            series_id__in={game.series_id for game in games if game.series_id},
+            settlement__isnull=False).order_by("pk") \
+            .values_list("pk", "series_id", "players", "settlement"):
+        counts[series_id] = counts.get(series_id, 0) + 1
+        for seat, user in enumerate(players):
+            key = (series_id, user)
+            totals[key] = totals.get(key, 0) + (settlement.get("points") or [])[seat]
+        if pk in wanted:
+            so_far[pk] = (counts[series_id], totals[(series_id, wanted[pk])])
+    return so_far

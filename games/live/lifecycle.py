@@ -40,13 +40,14 @@ from games.live.broadcast import (
     table_group,
 )
 from games.live.refusals import engine_message
+from games.live.series import end_series, series_for_deal
 from games.live.snapshots import seat_view, table_state
 from games.live.timing import log_settlement_lag, log_sweep_lag, timed_action
 from games.live.warm_engines import GameFacts, WarmGame
-from games.models import GameEvent, GameRecord, Room, Seat, Table
+from games.models import GameEvent, GameRecord, PrivateTable, Room, Seat, Series, Table
 from games.settlement.settle import post_settlement
 from ledger.models import Currency
-from ledger.selectors import coin_wallet
+from ledger.selectors import coin_wallets
 from ledger.services import LedgerError, balance_of, freeze_game_coins
 from shuangkou_site.celery import app as celery_app
 
@@ -70,11 +71,11 @@ def game_start(table: Table, seats: list[Seat]) -> GameRecord:
     stake = _tcy_stake(room, rules, players) if rules.players == 2 else 1
     game = Game.deal(rules, players, _deal_seed(table), table.last_result, stake=stake,
                      coins=room.is_coins, escape_mode=room.escape_mode)
+    bots = bot_user_ids(players)
     record = GameRecord.objects.create(
         table=table, room=room, rule_set_name=rules.name, players=game.players,
-        terms=room.money_terms(),
-        bot_seats=sorted(seat for seat, user in enumerate(game.players)
-                         if user in bot_user_ids(players)))
+        terms=room.money_terms(), series=series_for_deal(table, players),
+        bot_seats=sorted(seat for seat, user in enumerate(game.players) if user in bots))
     if game.players != players:  # the 明牌 swap moved two players (hands go with them)
         # Their `connected` flags go with them too: the flag is the player's socket, and
         # left behind it showed a bot as connected and the moved person as offline.
@@ -101,13 +102,14 @@ def game_start(table: Table, seats: list[Seat]) -> GameRecord:
     _commit(record, game, 0)
     # After _commit: the bots' and 托管 moves it ran are in the engine, and the record
     # has its final seq and deadline.
+    # The players' coins after the freeze, read here in the deal's transaction (all
+    # four at once) rather than by each socket afterwards (docs/protocol.md, "wallet").
+    wallets = coin_wallets(record.players)
     for seat, snapshot in enumerate(_deal_snapshots(table, record, game)):
         user_id = record.players[seat]
-        # The player's coins after the freeze, read here in the deal's transaction
-        # rather than by each socket afterwards (docs/protocol.md, "wallet").
         send_after_commit(seat_group(table.pk, seat), {
             "type": "game.snapshot", "game": record.pk, "user": user_id,
-            "snapshot": snapshot, "wallet": coin_wallet(user_id)})
+            "snapshot": snapshot, "wallet": wallets[user_id]})
     announce_seats(table.pk, table.room_id)
     return record
 
@@ -483,8 +485,12 @@ def _reopen_table(record: GameRecord, escaped: int | None) -> None:
     table.waiting_since = timezone.now()
     table.save(update_fields=["status", "current_game", "last_result", "waiting_since"])
     leavers = {record.players[seat] for seat in _left_seats(record, escaped)}
+    if leavers:
+        end_series(table, Series.End.LEFT)  # a series is its players' (issue #14)
     bots = bot_user_ids(record.players)
-    deadline = timezone.now() + timedelta(seconds=table.room.ready_seconds)
+    # Friends wait for one another at a private table (games.live.private_tables).
+    deadline = None if PrivateTable.objects.filter(table=table).exists() else \
+        timezone.now() + timedelta(seconds=table.room.ready_seconds)
     for seat in Seat.objects.filter(table=table, user__isnull=False):
         fields = ["user", "is_ready", "ready_deadline"]
         if seat.user_id in leavers:

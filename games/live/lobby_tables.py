@@ -26,7 +26,8 @@ def lobby_tables(room_ids: list[int]) -> dict[int, dict]:
     players = (Seat.objects.filter(user__isnull=False).select_related("user")
                .annotate(is_bot=Exists(BotPlayer.objects.filter(user_id=OuterRef("user_id"))))
                .order_by("index"))
-    tables = (Table.objects.filter(someone_sits, room_id__in=room_ids)
+    # Private tables (好友房) are their players' business: never listed.
+    tables = (Table.objects.filter(someone_sits, room_id__in=room_ids, private__isnull=True)
               .annotate(place=Window(RowNumber(), partition_by=[F("room_id")],
                                      order_by=[F("number").asc()]),
                         occupied=Window(Count("pk"), partition_by=[F("room_id")]))

@@ -15,7 +15,8 @@ from games.errors import ActionError
 from games.live.bot_accounts import bot_user_ids, free_bot, stand_bots_if_alone
 from games.live.broadcast import announce_seats
 from games.live.lifecycle import game_start
-from games.models import Room, Seat, Table
+from games.live.series import end_series
+from games.models import PrivateTable, Room, Seat, Series, Table
 from ledger.models import Currency
 from ledger.services import balance_of
 
@@ -31,8 +32,9 @@ def room_quick_join(*, user: User, room_id: int) -> Seat:
             return existing
         raise ActionError(_("你已在 %(table)s 就座，请先离座"), {"table": existing.table})
     _check_can_sit(user, room)
-    for table in room.tables.filter(status=Table.Status.WAITING, seats__user__isnull=True) \
-            .distinct().order_by("number"):
+    # Never a private table (好友房): only its invite code seats anyone there.
+    for table in room.tables.filter(status=Table.Status.WAITING, seats__user__isnull=True,
+                                    private__isnull=True).distinct().order_by("number"):
         try:
             return table_sit(user=user, table_id=table.pk)
         except ActionError:
@@ -49,9 +51,13 @@ def table_create(room: Room) -> Table:
     return table
 
 
-def table_sit(*, user: User, table_id: int, seat_index: int | None = None) -> Seat:
+def table_sit(*, user: User, table_id: int, seat_index: int | None = None,
+              invited: bool = False) -> Seat:
+    """Sit at the table. A private table (好友房) seats only players who came with its
+    invite code (``invited``, games.live.private_tables)."""
     try:
-        return _table_sit(user=user, table_id=table_id, seat_index=seat_index)
+        return _table_sit(user=user, table_id=table_id, seat_index=seat_index,
+                          invited=invited)
     except IntegrityError:
         # Two sits of one user at two tables lock two different table rows, so both
         # pass the check above; the unique seat per user refuses the later one
@@ -59,17 +65,20 @@ def table_sit(*, user: User, table_id: int, seat_index: int | None = None) -> Se
         raise ActionError(_("你已在另一张牌桌就座，请先离座"), code="already_seated") from None
 
 
-def _table_sit(*, user: User, table_id: int, seat_index: int | None) -> Seat:
+def _table_sit(*, user: User, table_id: int, seat_index: int | None, invited: bool) -> Seat:
     with transaction.atomic():
-        table = _locked_table(table_id)
+        table = locked_table(table_id)
         room = table.room
+        private = PrivateTable.objects.filter(table=table).first()
         mine = Seat.objects.filter(user=user).first()
         if mine is not None:
             if mine.table_id == table.pk:
                 return mine
-            raise ActionError(_("你已在另一张牌桌就座，请先离座"))
+            raise ActionError(_("你已在另一张牌桌就座，请先离座"), code="already_seated")
         if not room.is_open:
             raise ActionError(_("这个房间已关闭"))
+        if private is not None and (private.closed_at is not None or not invited):
+            raise ActionError(_("这是好友房：请用邀请码或邀请链接加入"), code="private_table")
         if table.status != Table.Status.WAITING:
             raise ActionError(_("这张牌桌正在对局"))
         _check_can_sit(user, room)
@@ -86,7 +95,10 @@ def _table_sit(*, user: User, table_id: int, seat_index: int | None) -> Seat:
                 raise ActionError(_("这个座位已经有人了"))
         seat.user = user
         seat.is_ready = False
-        seat.ready_deadline = timezone.now() + timedelta(seconds=room.ready_seconds)
+        # Friends wait for one another: at a private table nobody is unseated for
+        # not getting ready (the host may remove a player instead).
+        seat.ready_deadline = None if private is not None else \
+            timezone.now() + timedelta(seconds=room.ready_seconds)
         seat.save(update_fields=["user", "is_ready", "ready_deadline"])
         if table.waiting_since is None:
             table.waiting_since = timezone.now()
@@ -103,6 +115,7 @@ def table_stand(*, user: User) -> None:
         # `connected` belongs to the occupant's socket: an emptied seat is not connected.
         Seat.objects.filter(pk=seat.pk).update(user=None, is_ready=False, ready_deadline=None,
                                                connected=False)
+        end_series(table, Series.End.LEFT)  # a private table's series ends (issue #14)
         stand_bots_if_alone(table)
         announce_seats(table.pk, table.room_id)
 
@@ -115,8 +128,9 @@ def table_ready(*, user: User, ready: bool = True) -> Seat:
         seat.ready_deadline = None if ready else timezone.now() + timedelta(
             seconds=table.room.ready_seconds)
         seat.save(update_fields=["is_ready", "ready_deadline"])
-        if ready and table.room.bots_allowed and settings.GAMES_BOT_FILL_SECONDS == 0:
-            _fill_with_bots(table)
+        if ready and table.room.bots_allowed and settings.GAMES_BOT_FILL_SECONDS == 0 \
+                and not PrivateTable.objects.filter(table=table).exists():
+            _fill_with_bots(table)  # at a private table only when the host asks
         if not _start_if_ready(table):
             announce_seats(table.pk, table.room_id)
     return seat
@@ -126,21 +140,27 @@ def table_fill_bots(*, table_id: int) -> bool:
     """Seat bots in the empty seats of a waiting table that has a person at it
     (the lobby's wait is over) and start when everyone is ready."""
     with transaction.atomic():
-        table = _locked_table(table_id)
+        table = locked_table(table_id)
         if table.status != Table.Status.WAITING or not table.room.bots_allowed:
             return False
         if not _humans(table):
             return False
-        _fill_with_bots(table)
-        if not _start_if_ready(table):
-            announce_seats(table.pk, table.room_id)
-        return True
+        return fill_bots_now(table)
+
+
+def fill_bots_now(table: Table) -> bool:
+    """Bots in the empty seats of ``table`` (locked, waiting), then the game if
+    everyone is ready."""
+    _fill_with_bots(table)
+    if not _start_if_ready(table):
+        announce_seats(table.pk, table.room_id)
+    return True
 
 
 def table_unseat_unready(*, table_id: int) -> int:
     """Remove people who did not get ready in time (RULES §10)."""
     with transaction.atomic():
-        table = _locked_table(table_id)
+        table = locked_table(table_id)
         if table.status != Table.Status.WAITING:
             return 0
         late = table.seats.filter(user__isnull=False, is_ready=False,
@@ -159,13 +179,13 @@ def _my_waiting_table(user: User, not_seated, not_waiting) -> tuple[Seat, Table]
     seat = Seat.objects.filter(user=user).first()
     if seat is None:
         raise ActionError(not_seated)
-    table = _locked_table(seat.table_id)
+    table = locked_table(seat.table_id)
     if table.status != Table.Status.WAITING:
         raise ActionError(not_waiting)
     return seat, table
 
 
-def _locked_table(table_id: int) -> Table:
+def locked_table(table_id: int) -> Table:
     table = Table.objects.select_for_update(of=("self",)).select_related("room__rule_set") \
         .filter(pk=table_id).first()
     if table is None:

@@ -55,7 +55,9 @@ def sweep_tables() -> int:
     waited = now - timedelta(seconds=settings.GAMES_BOT_FILL_SECONDS)
     for table_id in Table.objects.filter(
             status=Table.Status.WAITING, waiting_since__lte=waited, room__bots_allowed=True,
-            seats__user__isnull=True).values_list("pk", flat=True).distinct()[:BATCH]:
+            # At a private table bots sit only when the host asks (games.live.private_tables).
+            seats__user__isnull=True, private__isnull=True) \
+            .values_list("pk", flat=True).distinct()[:BATCH]:
         try:
             done += table_fill_bots(table_id=table_id)
         except ActionError:

@@ -34,6 +34,7 @@ from games.live.heartbeat import heartbeat_join, heartbeat_leave
 from games.live.hints import game_hints
 from games.live.inprocess_sweeps import ensure_sweeper
 from games.live.language import connection_language
+from games.live.private_tables import may_watch
 from games.live.snapshots import engine_snapshot, game_view, table_state
 from games.models import GameRecord, Seat, Table
 from ledger.selectors import coin_wallet
@@ -62,9 +63,10 @@ class TableConsumer(DirectDispatchMixin, AsyncJsonWebsocketConsumer):
             await self.accept()
             await self.close(code=4401)
             return
-        if not await db(Table.objects.filter(pk=self.table_id).exists)():
+        refusal = await db(_connect_refusal)(user, self.table_id)
+        if refusal is not None:
             await self.accept()
-            await self.close(code=4404)
+            await self.close(code=refusal)
             return
         address = socket_caps.client_address(self.scope)
         if not socket_caps.admit(user.pk, address):
@@ -368,6 +370,16 @@ def _seat_of(user_id: int, table_id: int) -> int | None:
         if Seat.objects.filter(pk=seat.pk, connected=False).update(connected=True):
             announce_table(table_id)
     return seat.index if seat else None
+
+
+def _connect_refusal(user: User, table_id: int) -> int | None:
+    """The close code for a socket that may not open this table: 4404 no such table,
+    4403 a private table whose host turned spectators off (games.live.private_tables)."""
+    if not Table.objects.filter(pk=table_id).exists():
+        return 4404
+    if not may_watch(user, table_id):
+        return 4403
+    return None
 
 
 def _current_game(table_id: int) -> int | None:

@@ -19,12 +19,14 @@ from accounts.titles import level_title
 from games.errors import ActionError
 from games.live import seating
 from games.live.lobby import rooms_context
+from games.live.private_tables import may_watch
 from games.live.quick_chat import chat_config
 from games.live.snapshots import table_state
 from games.models import Seat, Table
 from games.onboarding import beginner_room
 from games.rule_set_names import rule_set_name
 from games.vocabulary import READING_TEXTS
+from games.web.private_panel import panel_context
 from ledger.selectors import coin_wallet
 
 
@@ -79,6 +81,9 @@ def table_page(request: HttpRequest, table_id: int) -> HttpResponse:
     everything else."""
     table = get_object_or_404(Table.objects.select_related("room__rule_set", "current_game"),
                               pk=table_id)
+    if not may_watch(request.user, table.pk):
+        messages.error(request, _("这张好友房不允许旁观"))
+        return _go(request, reverse("lobby"))
     state = table_state(table)
     my_seat = next((seat for seat in state["seats"] if seat["user"] == request.user.pk), None)
     titles = {number: level_title(title)
@@ -108,7 +113,7 @@ def table_page(request: HttpRequest, table_id: int) -> HttpResponse:
     }
     return render(request, "games/table.html", {
         "table": table, "state": state, "my_seat": my_seat, "seats": seats,
-        "config": config, "strings": table_strings()})
+        "config": config, "strings": table_strings(), **panel_context(table, request.user)})
 
 
 def room_config(room) -> dict:

@@ -260,6 +260,8 @@ GAMES_SETTLE_GRACE_SECONDS = int(os.environ.get("GAMES_SETTLE_GRACE_SECONDS", "3
 # thread like the rest of the ORM). Each waits at most the timeout for a connection.
 GAMES_ACTION_POOL_SIZE = env_int("GAMES_ACTION_POOL_SIZE", 4)
 GAMES_ACTION_POOL_TIMEOUT = float(os.environ.get("GAMES_ACTION_POOL_TIMEOUT", "5"))
+# How long a private table's invite code works (games.live.private_tables).
+GAMES_INVITE_HOURS = float(os.environ.get("GAMES_INVITE_HOURS", "24"))
 # Under `make run` no Celery beat runs: a thread in the web process sweeps instead.
 GAMES_INPROCESS_SWEEPER = env_bool("GAMES_INPROCESS_SWEEPER", False)
 GAMES_SWEEP_SECONDS = float(os.environ.get("GAMES_SWEEP_SECONDS", "1"))

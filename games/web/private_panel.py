@@ -1,0 +1,27 @@
+"""What a table page shows of its private table (好友房, issue #14): the invite for its
+players, the series so far, and whether the viewer is the host."""
+
+from __future__ import annotations
+
+from accounts.models import User
+from games.live import private_tables
+from games.live.series import series_score
+from games.models import Series, Table
+
+
+def panel_context(table: Table, user: User) -> dict:
+    """What the table page's private-table panel shows (templates/games/
+    _private_table_panel.html): nothing at a public table."""
+    private = private_tables.private_of(table.pk)
+    if private is None:
+        return {"private": None}
+    insider = user.pk == private.host_id or table.seats.filter(user=user).exists()
+    series = Series.objects.filter(table=table).order_by("-pk").first()
+    score = series_score(series) if series is not None else None
+    if score is not None:
+        names = {user.pk: str(user) for user in User.objects.filter(
+            pk__in=[row["user"] for row in score["players"]])}
+        score["players"] = [{**row, "name": names.get(row["user"], "?")}
+                            for row in score["players"]]
+    return {"private": private, "private_insider": insider,
+            "private_host": user.pk == private.host_id, "private_series": score}

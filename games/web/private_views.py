@@ -1,0 +1,87 @@
+"""Pages and forms of private tables (好友房, issue #14): open one from the lobby, join
+by code or by the invite link, and the host's buttons at the table. Thin: each calls
+one service of games.live.private_tables and goes back with a message."""
+
+from __future__ import annotations
+
+from django.contrib import messages
+from django.contrib.auth.decorators import login_required
+from django.http import HttpRequest, HttpResponse
+from django.shortcuts import render
+from django.urls import reverse
+from django.utils.translation import gettext as _
+from django.views.decorators.http import require_http_methods, require_POST
+
+from games.errors import ActionError
+from games.live import private_tables
+from games.models import PrivateTable
+from games.web.views import _go
+
+
+@require_POST
+@login_required
+def private_table_open(request: HttpRequest) -> HttpResponse:
+    room = request.POST.get("room", "")
+    if not room.isdigit():
+        messages.error(request, _("请选择一个房间"))
+        return _go(request, reverse("lobby"))
+    try:
+        private = private_tables.private_table_open(
+            host=request.user, room_id=int(room), spectators=request.POST.get("spectators") == "1")
+    except ActionError as error:
+        messages.error(request, _("无法开好友房：%(reason)s") % {"reason": error})
+        return _go(request, reverse("lobby"))
+    messages.success(request, _("好友房已开好，邀请码 %(code)s：把邀请链接发给朋友吧。")
+                     % {"code": private.code})
+    return _go(request, reverse("table", args=[private.table_id]))
+
+
+@require_POST
+@login_required
+def private_table_join(request: HttpRequest) -> HttpResponse:
+    return _join(request, request.POST.get("code", ""))
+
+
+@require_http_methods(["GET", "POST"])
+@login_required
+def invite(request: HttpRequest, code: str) -> HttpResponse:
+    """The invite link: a page that says whose table it is, and a button to sit down
+    (a GET never seats anyone)."""
+    if request.method == "POST":
+        return _join(request, code)
+    private = PrivateTable.objects.select_related("host", "table__room").filter(
+        code=code.upper()).first()
+    return render(request, "games/invite.html", {"private": private, "code": code})
+
+
+@require_POST
+@login_required
+def private_table_host_action(request: HttpRequest, table_id: int, action: str) -> HttpResponse:
+    """The host's remove, fill-bots and close buttons on the table page."""
+    try:
+        if action == "remove":
+            user = request.POST.get("user", "")
+            if not user.isdigit():
+                raise ActionError(_("请选择要移除的玩家"))
+            private_tables.private_table_remove(host=request.user, table_id=table_id,
+                                                user_id=int(user))
+        elif action == "fill-bots":
+            private_tables.private_table_fill_bots(host=request.user, table_id=table_id)
+        elif action == "close":
+            private_tables.private_table_close(host=request.user, table_id=table_id)
+            messages.success(request, _("好友房已关闭。"))
+            return _go(request, reverse("lobby"))
+        else:
+            raise ActionError(_("未知的操作 %(action)s") % {"action": action})
+    except ActionError as error:
+        messages.error(request, str(error))
+    return _go(request, reverse("table", args=[table_id]))
+
+
+def _join(request: HttpRequest, code: str) -> HttpResponse:
+    try:
+        seat = private_tables.private_table_join(user=request.user, code=code)
+    except ActionError as error:
+        messages.error(request, _("无法加入好友房：%(reason)s") % {"reason": error})
+        return _go(request, reverse("lobby"))
+    return _go(request, reverse("table", args=[seat.table_id]))
