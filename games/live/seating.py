@@ -15,8 +15,8 @@ from games.errors import ActionError
 from games.live.bot_accounts import bot_user_ids, free_bot, stand_bots_if_alone
 from games.live.broadcast import announce_seats
 from games.live.lifecycle import game_start
-from games.live.series import end_series
-from games.models import PrivateTable, Room, Seat, Series, Table
+from games.live.series import end_series, is_private
+from games.models import Room, Seat, Series, Table
 from ledger.models import Currency
 from ledger.services import balance_of
 
@@ -69,7 +69,7 @@ def _table_sit(*, user: User, table_id: int, seat_index: int | None, invited: bo
     with transaction.atomic():
         table = locked_table(table_id)
         room = table.room
-        private = PrivateTable.objects.filter(table=table).first()
+        private = table.private if is_private(table) else None
         mine = Seat.objects.filter(user=user).first()
         if mine is not None:
             if mine.table_id == table.pk:
@@ -129,7 +129,7 @@ def table_ready(*, user: User, ready: bool = True) -> Seat:
             seconds=table.room.ready_seconds)
         seat.save(update_fields=["is_ready", "ready_deadline"])
         if ready and table.room.bots_allowed and settings.GAMES_BOT_FILL_SECONDS == 0 \
-                and not PrivateTable.objects.filter(table=table).exists():
+                and not is_private(table):
             _fill_with_bots(table)  # at a private table only when the host asks
         if not _start_if_ready(table):
             announce_seats(table.pk, table.room_id)
@@ -186,8 +186,9 @@ def _my_waiting_table(user: User, not_seated, not_waiting) -> tuple[Seat, Table]
 
 
 def locked_table(table_id: int) -> Table:
-    table = Table.objects.select_for_update(of=("self",)).select_related("room__rule_set") \
-        .filter(pk=table_id).first()
+    # With its private row (好友房), if any: the sit and the deal ask, and it costs no query.
+    table = Table.objects.select_for_update(of=("self",)) \
+        .select_related("room__rule_set", "private").filter(pk=table_id).first()
     if table is None:
         raise ActionError(_("没有牌桌 %(table)s"), {"table": table_id})
     return table
