@@ -7,6 +7,7 @@ from __future__ import annotations
 from django.conf import settings
 from django.db import models
 from django.utils.translation import gettext_lazy as _
+from django.utils.translation import pgettext_lazy
 
 
 class EscapeRecord(models.Model):
@@ -26,8 +27,8 @@ class EscapeRecord(models.Model):
     ban_until = models.DateTimeField(_("禁止入座至"), null=True, blank=True)
 
     class Meta:
-        verbose_name = _("逃跑记录")
-        verbose_name_plural = _("逃跑记录")
+        verbose_name = _("逃跑与禁令")
+        verbose_name_plural = pgettext_lazy("复数", "逃跑与禁令")
         ordering = ["-occurred_at", "-id"]
         constraints = [
             # A re-run settlement never counts a game twice.
@@ -46,7 +47,7 @@ class BanLift(models.Model):
     """An admin lifted the ban of an escape record: who, when and why."""
 
     record = models.OneToOneField(EscapeRecord, on_delete=models.PROTECT, related_name="lift",
-                                  verbose_name=_("逃跑记录"))
+                                  verbose_name=_("逃跑与禁令"))
     lifted_by = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT,
                                   related_name="+", verbose_name=_("操作人"))
     lifted_at = models.DateTimeField(_("解除时间"), auto_now_add=True)
@@ -54,7 +55,7 @@ class BanLift(models.Model):
 
     class Meta:
         verbose_name = _("解除禁令")
-        verbose_name_plural = _("解除禁令")
+        verbose_name_plural = pgettext_lazy("复数", "解除禁令")
         ordering = ["-lifted_at"]
         constraints = [models.CheckConstraint(condition=~models.Q(reason=""),
                                               name="ban_lift_has_reason")]

@@ -268,3 +268,11 @@ def test_a_warning_has_no_ban_to_lift(client, room, escape_of):
                            {"record": warning.pk, "reason": "误判"})
 
     assert response.status_code == 200 and not BanLift.objects.exists()
+
+
+def test_the_ban_status_endpoint_is_in_the_schema(client):
+    schema = client.get("/api/schema/", {"format": "json"}).json()
+
+    operation = schema["paths"]["/api/me/ban"]["get"]
+    assert operation["summary"] == "My escape ban status"
+    assert "BanStatus" in schema["components"]["schemas"]
