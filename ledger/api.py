@@ -58,6 +58,7 @@ class ReliefStatusSerializer(serializers.Serializer):
     threshold = serializers.IntegerField()
     amount = serializers.IntegerField()
     balance = serializers.IntegerField(help_text="Available coins (frozen ones excluded).")
+    played = serializers.BooleanField(help_text="Has finished a game: relief needs one.")
     eligible = serializers.BooleanField()
     next_claim = serializers.IntegerField()
 

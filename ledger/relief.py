@@ -20,8 +20,15 @@ from django.utils.translation import gettext_lazy as _
 
 from accounts.models import User
 
-from .models import Account, Currency, Kind, SystemAccount, Transaction
-from .services import LedgerError, LegSpec, ledger_post, system_account, user_account
+from .models import Account, Currency, Kind, Leg, SystemAccount, Transaction
+from .services import (
+    LedgerError,
+    LegSpec,
+    ledger_post,
+    starting_grant_key,
+    system_account,
+    user_account,
+)
 
 
 @dataclass(frozen=True)
@@ -33,7 +40,8 @@ class ReliefStatus:
     threshold: int
     amount: int
     balance: int  # available coins
-    eligible: bool  # below the threshold, with claims left
+    played: bool  # has finished a game (see has_played)
+    eligible: bool  # has played, below the threshold, with claims left
 
     @property
     def next_claim(self) -> int:
@@ -56,11 +64,23 @@ def relief_status(user: User, *, now: datetime | None = None) -> ReliefStatus:
     balance = Account.objects.filter(user=user, currency=Currency.COIN) \
         .values_list("balance", flat=True).first() or 0
     remaining = max(0, per_day - claimed)
+    played = has_played(user.pk)
     return ReliefStatus(
         day=day, claimed=claimed, per_day=per_day, remaining=remaining,
         threshold=settings.LEDGER_RELIEF_THRESHOLD, amount=settings.LEDGER_RELIEF_AMOUNT,
-        balance=balance, eligible=remaining > 0 and settings.LEDGER_RELIEF_AMOUNT > 0
-        and balance < settings.LEDGER_RELIEF_THRESHOLD)
+        balance=balance, played=played, eligible=played and remaining > 0
+        and settings.LEDGER_RELIEF_AMOUNT > 0 and balance < settings.LEDGER_RELIEF_THRESHOLD)
+
+
+def has_played(user_id: int) -> bool:
+    """Whether the player has finished a game: a settlement moved their coins or points,
+    or they had the starting grant (posted after a first settled game). Relief is for
+    players who ran out, not for fresh accounts: otherwise each farmed sign-up would
+    collect it at once, the thing issue #11 closed for the starting grant."""
+    return Transaction.objects.filter(key=starting_grant_key(user_id)).exists() \
+        or Leg.objects.filter(account__user_id=user_id,
+                              transaction__kind__in=(Kind.SETTLEMENT, Kind.ESCAPE_PENALTY)) \
+        .exists()
 
 
 def claim_relief(*, user: User, claim: int | str | None = None,
@@ -88,6 +108,8 @@ def claim_relief(*, user: User, claim: int | str | None = None,
                               {"times": settings.LEDGER_RELIEF_PER_DAY})
         if claim != claimed + 1:
             raise LedgerError(_("这次领取已经过期，请刷新页面再试"))
+        if not has_played(user.pk):
+            raise LedgerError(_("先完成一局对局，才能领取救济金"))
         if account.balance >= settings.LEDGER_RELIEF_THRESHOLD:
             raise LedgerError(_("可用游戏币不少于 %(threshold)d 时不能领取救济金"),
                               {"threshold": settings.LEDGER_RELIEF_THRESHOLD})

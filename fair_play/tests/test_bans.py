@@ -276,3 +276,14 @@ def test_the_ban_status_endpoint_is_in_the_schema(client):
     operation = schema["paths"]["/api/me/ban"]["get"]
     assert operation["summary"] == "My escape ban status"
     assert "BanStatus" in schema["components"]["schemas"]
+
+
+def test_the_ban_is_told_in_english_to_an_english_reader(client, room, banned):
+    client.force_login(banned)
+
+    response = client.post(reverse("room-quick-join", args=[room.pk]), follow=True,
+                           HTTP_ACCEPT_LANGUAGE="en")
+
+    html = response.content.decode()
+    assert "may not sit down for 10 more minutes" in html
+    assert "You left 2 games within 24 hours" in html

@@ -14,8 +14,9 @@ from django.urls import reverse
 from ledger.audit import ledger_violations
 from ledger.models import Kind, Transaction
 from ledger.relief import claim_relief, relief_status
-from ledger.services import LedgerError, balance_of, freeze_coins
-from ledger.tests.ledger_helpers import make_user
+from ledger.services import LedgerError, balance_of, freeze_coins, settle_game
+from ledger.tests.ledger_helpers import make_players, unique
+from ledger.tests.ledger_helpers import make_user as make_new_user
 
 pytestmark = pytest.mark.django_db
 
@@ -29,6 +30,14 @@ def relief_settings(settings):
     settings.LEDGER_RELIEF_THRESHOLD = THRESHOLD
     settings.LEDGER_RELIEF_AMOUNT = AMOUNT
     settings.LEDGER_RELIEF_PER_DAY = 2
+
+
+def make_user(coins: int = 0):
+    """A player who has finished a game (a points settlement): relief needs one."""
+    player = make_new_user(coins=coins)
+    settle_game(game_key=unique("game"), players=[player, *make_players(coins=0, count=3)],
+                scores=[1, 1, -1, -1])
+    return player
 
 
 def reliefs() -> list[str]:
@@ -77,6 +86,20 @@ def test_a_player_at_or_above_the_threshold_is_refused():
     assert reliefs() == [] and balance_of(player, "coin") == THRESHOLD
     assert relief_status(player).eligible is False
     assert ledger_violations() == []
+
+
+def test_a_player_who_never_finished_a_game_is_refused():
+    fresh = make_new_user(coins=0)
+
+    with pytest.raises(LedgerError, match="先完成一局对局"):
+        claim_relief(user=fresh)
+
+    assert reliefs() == [] and relief_status(fresh).eligible is False
+    played = make_new_user(coins=0)
+    settle_game(game_key=unique("game"), players=[*make_players(coins=0, count=3), played],
+                scores=[1, 1, -1, -1])
+    claim_relief(user=played)
+    assert balance_of(played, "coin") == AMOUNT
 
 
 def test_frozen_coins_do_not_count_towards_the_threshold():
