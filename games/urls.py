@@ -1,6 +1,6 @@
 from django.urls import path
 
-from games.web import api, rules, views
+from games.web import api, api_seating, rules, views
 
 urlpatterns = [
     path("lobby/", views.lobby, name="lobby"),
@@ -12,6 +12,8 @@ urlpatterns = [
     path("tables/<int:table_id>/ready/", views.table_ready, name="table-ready"),
     path("tables/<int:table_id>/stand/", views.table_stand, name="table-stand"),
     path("api/rooms", api.RoomListView.as_view(), name="api-rooms"),
+    path("api/rooms/<int:room_id>/join", api_seating.RoomJoinView.as_view(),
+         name="api-room-join"),
     path("api/games/<int:game_id>", api.GameView.as_view(), name="api-game"),
     path("api/games/<int:game_id>/events", api.GameEventsView.as_view(),
          name="api-game-events"),

@@ -287,3 +287,28 @@ def test_the_ban_is_told_in_english_to_an_english_reader(client, room, banned):
     html = response.content.decode()
     assert "may not sit down for 10 more minutes" in html
     assert "You left 2 games within 24 hours" in html
+
+
+def test_quick_join_over_the_api_while_banned_is_refused_with_the_code(client, room, banned):
+    client.force_login(banned)
+
+    response = client.post(reverse("api-room-join", args=[room.pk]))
+
+    assert response.status_code == 400
+    assert response.json()["code"] == "play_banned"
+    assert "还剩 10 分钟" in response.json()["detail"]
+    assert not Seat.objects.filter(user=banned).exists()
+
+
+def test_quick_join_over_the_api_seats_a_player_who_is_not_banned(client, room):
+    alice = make_player("alice")
+    client.force_login(alice)
+
+    response = client.post(reverse("api-room-join", args=[room.pk]))
+
+    seat = Seat.objects.get(user=alice)
+    assert response.status_code == 200
+    assert response.json() == {"table": seat.table_id, "seat": seat.index,
+                               "url": f"/tables/{seat.table_id}/"}
+    schema = client.get("/api/schema/", {"format": "json"}).json()
+    assert "post" in schema["paths"]["/api/rooms/{room_id}/join"]
