@@ -39,8 +39,14 @@ def escapers(record) -> dict[int, str]:
     for data in events:
         if data["type"] == "escape":
             found[record.players[data["seat"]]] = EscapeRecord.Kind.ESCAPE
-        elif data["type"] == "trustee" and data.get("reason") == "disconnect" and data["on"]:
-            away.add(record.players[data["seat"]])
+        elif data["type"] == "trustee":
+            # Away while the seat's latest 托管 is a disconnect's: taking 托管 off is a
+            # return the log shows, whatever the sockets say at the end.
+            player = record.players[data["seat"]]
+            if data["on"] and data.get("reason") == "disconnect":
+                away.add(player)
+            elif not data["on"]:
+                away.discard(player)
     if mode == "end_game" and away:
         present = set(presence.live_sockets().filter(table_id=record.table_id, user_id__in=away)
                       .values_list("user_id", flat=True))

@@ -13,12 +13,12 @@ from django.utils import timezone
 
 from accounts.models import User
 from fair_play.bans import ban_status, check_may_sit
-from fair_play.escapes import record_escapes
+from fair_play.escapes import escapers, record_escapes
 from fair_play.models import BanLift, EscapeRecord
 from games.errors import ActionError
 from games.live.lifecycle import game_act, game_disconnected
 from games.live.seating import room_quick_join, table_create, table_sit
-from games.models import GameRecord, Room, Seat, TableSocket
+from games.models import GameEvent, GameRecord, Room, Seat, TableSocket
 from games.testing.room_helpers import make_player, make_room, start_game_with_bots
 from ledger.audit import ledger_violations
 
@@ -167,6 +167,29 @@ def test_a_player_who_came_back_before_the_end_is_not_counted(
     disconnect_until_the_end(alice, room, django_capture_on_commit_callbacks, present=True)
 
     assert not EscapeRecord.objects.exists()
+
+
+def log_trustee(record: GameRecord, seat: int, *changes: tuple[bool, str]) -> None:
+    """Append 托管 changes of ``seat`` to the game's log, as the engine writes them."""
+    seq = record.seq
+    for on, reason in changes:
+        seq += 1
+        GameEvent.objects.create(game=record, seq=seq, type="trustee", data={
+            "seq": seq, "type": "trustee", "seat": seat, "on": on, "reason": reason})
+
+
+def test_only_a_seat_whose_latest_trustee_is_a_disconnects_is_away(room):
+    alice = make_player("alice")
+    record = start_game_with_bots(alice, room)
+    seat = record.players.index(alice.pk)
+
+    log_trustee(record, seat, (True, "disconnect"), (False, "player"))
+    assert escapers(record) == {}  # came back and took 托管 off
+
+    record.refresh_from_db()
+    record.seq = GameEvent.objects.filter(game=record).count() + 100
+    log_trustee(record, seat, (True, "disconnect"))
+    assert escapers(record) == {alice.pk: "disconnect"}
 
 
 def test_a_disconnect_in_an_auto_play_room_is_not_an_escape(
