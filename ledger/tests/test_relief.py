@@ -11,6 +11,8 @@ import zoneinfo
 import pytest
 from django.urls import reverse
 
+from accounts.models import User
+
 from ledger.audit import ledger_violations
 from ledger.models import Kind, Transaction
 from ledger.relief import claim_relief, relief_status
@@ -30,6 +32,12 @@ def relief_settings(settings):
     settings.LEDGER_RELIEF_THRESHOLD = THRESHOLD
     settings.LEDGER_RELIEF_AMOUNT = AMOUNT
     settings.LEDGER_RELIEF_PER_DAY = 2
+
+
+@pytest.fixture(autouse=True)
+def ledger_audit_clean_after():
+    yield
+    assert ledger_violations() == []
 
 
 def make_user(coins: int = 0):
@@ -208,3 +216,15 @@ def test_the_relief_endpoints_are_in_the_schema(client):
 
     assert set(schema["paths"]["/api/ledger/relief"]) >= {"get", "post"}
     assert "ReliefClaimed" in schema["components"]["schemas"]
+
+
+def test_the_admin_lists_relief_grants_as_their_own_kind(client):
+    player = make_user(coins=0)
+    posted = claim_relief(user=player)
+    client.force_login(User.objects.create_superuser(username="boss", password="pw"))
+
+    response = client.get(reverse("admin:ledger_transaction_changelist"), {"kind": "relief"})
+
+    assert response.status_code == 200
+    assert [row.pk for row in response.context["cl"].result_list] == [posted.pk]
+    assert posted.key in response.content.decode()
