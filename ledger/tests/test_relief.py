@@ -12,7 +12,6 @@ import pytest
 from django.urls import reverse
 
 from accounts.models import User
-
 from ledger.audit import ledger_violations
 from ledger.models import Kind, Transaction
 from ledger.relief import claim_relief, relief_status
