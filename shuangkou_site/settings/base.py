@@ -115,6 +115,7 @@ INSTALLED_APPS = [
     "accounts",
     "ledger",
     "games",
+    "stats",
 ]
 
 MIDDLEWARE = [
