@@ -5,7 +5,9 @@ from __future__ import annotations
 
 import pytest
 from django.core.management import CommandError, call_command
+from django.urls import reverse
 
+from accounts.models import User
 from games.live.lifecycle import game_settle
 from games.testing.room_helpers import coin_room, make_player, make_room
 from stats.models import SeatBombs, SeatFacts
@@ -73,3 +75,17 @@ def test_the_backfill_stores_games_settled_before_and_only_once(players):
 def test_the_backfill_refuses_a_batch_below_one():
     with pytest.raises(CommandError, match="at least 1"):
         call_command("stats_backfill", batch=0)
+
+
+def test_the_admin_lists_the_facts_read_only(client, players):
+    record = stored_game(make_room("qq 积分"), players, seed=3)
+    game_settle(game_id=record.pk)
+    client.force_login(User.objects.create_superuser(username="root", password="pw"))
+
+    listing = client.get(reverse("admin:stats_seatfacts_changelist"))
+    fact = SeatFacts.objects.get(game=record, seat=0)
+    detail = client.get(reverse("admin:stats_seatfacts_change", args=[fact.pk]))
+
+    assert listing.status_code == 200 and listing.content.decode().count("/change/") >= 4
+    assert detail.status_code == 200 and 'name="_save"' not in detail.content.decode()
+    assert client.get(reverse("admin:stats_seatfacts_add")).status_code == 403
