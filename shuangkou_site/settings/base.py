@@ -116,6 +116,7 @@ INSTALLED_APPS = [
     "ledger",
     "games",
     "fair_play",
+    "stats",
 ]
 
 MIDDLEWARE = [
