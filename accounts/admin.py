@@ -36,7 +36,8 @@ def _balance(currency: str) -> Subquery:
 class UserAdmin(DjangoUserAdmin):
     fieldsets = (
         *DjangoUserAdmin.fieldsets,
-        (gettext_lazy("玩家"), {"fields": ("nickname", "level", "title", "points", "coins")}),
+        (gettext_lazy("玩家"), {"fields": ("nickname", "stats_public", "level", "title",
+                                            "points", "coins")}),
     )
     add_fieldsets = (*DjangoUserAdmin.add_fieldsets,
                      (gettext_lazy("昵称"), {"fields": ("nickname",)}))

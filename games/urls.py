@@ -1,6 +1,6 @@
 from django.urls import path
 
-from games.web import api, private_api, private_views, rules, views
+from games.web import api, api_seating, private_api, private_views, rules, views
 
 urlpatterns = [
     path("lobby/", views.lobby, name="lobby"),
@@ -29,6 +29,8 @@ urlpatterns = [
          private_api.PrivateTableFillBotsView.as_view(), name="api-private-fill-bots"),
     path("api/private-tables/<int:table_id>/close",
          private_api.PrivateTableCloseView.as_view(), name="api-private-close"),
+    path("api/rooms/<int:room_id>/join", api_seating.RoomJoinView.as_view(),
+         name="api-room-join"),
     path("api/games/<int:game_id>", api.GameView.as_view(), name="api-game"),
     path("api/games/<int:game_id>/events", api.GameEventsView.as_view(),
          name="api-game-events"),

@@ -44,6 +44,7 @@ class Kind(models.TextChoices):
     ESCAPE_PENALTY = "escape_penalty", _("逃跑罚分")
     CORRECTION = "correction", _("冲正")
     ADJUSTMENT = "admin_adjustment", _("管理调整")
+    RELIEF = "relief", _("救济金")
 
 
 class Account(models.Model):

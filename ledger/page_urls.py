@@ -2,9 +2,10 @@
 
 from django.urls import path
 
-from . import views
+from . import relief_views, views
 
 urlpatterns = [
     path("me/coins/", views.my_coins, name="my-coins"),
     path("me/points/", views.my_points, name="my-points"),
+    path("me/coins/relief/", relief_views.claim, name="relief-claim"),
 ]

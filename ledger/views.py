@@ -23,6 +23,7 @@ from django.views.decorators.http import require_GET
 
 from .charts import PointsChart, points_chart
 from .models import Currency, Kind, Leg
+from .relief import relief_status
 from .selectors import pending_holds, user_balances, user_entries
 
 ENTRIES_PER_PAGE = 20
@@ -40,6 +41,7 @@ KIND_LABELS = {
     Kind.ESCAPE_PENALTY: _("逃跑结算"),
     Kind.CORRECTION: _("冲正"),
     Kind.ADJUSTMENT: _("管理调整"),
+    Kind.RELIEF: _("救济金"),
 }
 
 # The kinds offered as filters on each page: points never move by grants, fees,
@@ -109,6 +111,7 @@ def _statement(request: HttpRequest, currency: Currency) -> HttpResponse:
         context["holds"] = [{"game_id": _game_id(hold.game_key), "amount": hold.amount}
                             for hold in pending_holds(request.user.pk)]
         context["frozen"] = sum(hold["amount"] for hold in context["holds"])
+        context["relief"] = relief_status(request.user)
     else:
         context["chart"], context["chart_capped"] = _chart(request.user)
     return render(request, "ledger/statement.html", context)

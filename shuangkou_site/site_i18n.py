@@ -17,6 +17,7 @@ register = template.Library()
 SYSTEM_MEMOS = frozenset((
     gettext_noop("新玩家赠送"), gettext_noop("机器人补充金币"), gettext_noop("金币冻结"),
     gettext_noop("解冻"), gettext_noop("逃跑结算"), gettext_noop("对局结算"),
+    gettext_noop("救济金"),
 ))
 
 

@@ -4,6 +4,8 @@ from django.urls import include, path
 from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerView
 
 from accounts import api as accounts_api
+from fair_play import api as fair_play_api
+from stats import api as stats_api
 
 from . import views
 
@@ -14,13 +16,17 @@ urlpatterns = [
     path("", include("games.urls")),
     path("", include("ledger.page_urls")),
     path("", include("games.archive.urls")),
+    path("", include("stats.urls")),
     path("admin/", admin.site.urls),
     # The header's language switch posts to set_language (django.views.i18n).
     path("i18n/", include("django.conf.urls.i18n")),
     path("api/me", accounts_api.MeView.as_view(), name="api-me"),
+    path("api/me/ban", fair_play_api.MyBanView.as_view(), name="api-my-ban"),
     path("api/levels", accounts_api.LevelListView.as_view(), name="api-levels"),
     path("api/token", accounts_api.TokenView.as_view(), name="api-token"),
     path("api/ledger/", include("ledger.urls")),
+    path("api/players/<str:username>/stats", stats_api.PlayerStatsView.as_view(),
+         name="api-player-stats"),
     path("api/schema/", SpectacularAPIView.as_view(), name="api-schema"),
     path("api/docs/", SpectacularSwaggerView.as_view(url_name="api-schema"), name="api-docs"),
 ]

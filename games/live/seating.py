@@ -11,12 +11,13 @@ from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
 from accounts.models import User
+from fair_play.bans import check_may_sit
 from games.errors import ActionError
 from games.live.bot_accounts import bot_user_ids, free_bot, stand_bots_if_alone
 from games.live.broadcast import announce_seats
 from games.live.lifecycle import game_start
-from games.live.series import end_series
-from games.models import PrivateTable, Room, Seat, Series, Table
+from games.live.series import end_series, is_private
+from games.models import Room, Seat, Series, Table
 from ledger.models import Currency
 from ledger.services import balance_of
 
@@ -69,7 +70,7 @@ def _table_sit(*, user: User, table_id: int, seat_index: int | None, invited: bo
     with transaction.atomic():
         table = locked_table(table_id)
         room = table.room
-        private = PrivateTable.objects.filter(table=table).first()
+        private = table.private if is_private(table) else None
         mine = Seat.objects.filter(user=user).first()
         if mine is not None:
             if mine.table_id == table.pk:
@@ -129,7 +130,7 @@ def table_ready(*, user: User, ready: bool = True) -> Seat:
             seconds=table.room.ready_seconds)
         seat.save(update_fields=["is_ready", "ready_deadline"])
         if ready and table.room.bots_allowed and settings.GAMES_BOT_FILL_SECONDS == 0 \
-                and not PrivateTable.objects.filter(table=table).exists():
+                and not is_private(table):
             _fill_with_bots(table)  # at a private table only when the host asks
         if not _start_if_ready(table):
             announce_seats(table.pk, table.room_id)
@@ -186,14 +187,16 @@ def _my_waiting_table(user: User, not_seated, not_waiting) -> tuple[Seat, Table]
 
 
 def locked_table(table_id: int) -> Table:
-    table = Table.objects.select_for_update(of=("self",)).select_related("room__rule_set") \
-        .filter(pk=table_id).first()
+    # With its private row (好友房), if any: the sit and the deal ask, and it costs no query.
+    table = Table.objects.select_for_update(of=("self",)) \
+        .select_related("room__rule_set", "private").filter(pk=table_id).first()
     if table is None:
         raise ActionError(_("没有牌桌 %(table)s"), {"table": table_id})
     return table
 
 
 def _check_can_sit(user: User, room: Room) -> None:
+    check_may_sit(user)  # an escape ban (fair_play): every way to a seat comes here
     if room.is_coins and balance_of(user, Currency.COIN) < room.min_coins:
         raise ActionError(_("这个房间至少要有 %(coins)s 游戏币才能入座"), {"coins": room.min_coins})
 

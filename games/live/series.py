@@ -17,7 +17,7 @@ from games.models import GameRecord, PrivateTable, Series, Table
 def series_for_deal(table: Table, players: list[int]) -> Series | None:
     """The series the game being dealt at ``table`` (locked) belongs to: the running
     one if it has these players, else a new one; None at a public table."""
-    if not PrivateTable.objects.filter(table=table).exists():
+    if not is_private(table):
         return None
     running = Series.objects.filter(table=table, ended_at__isnull=True).first()
     if running is not None:
@@ -25,6 +25,16 @@ def series_for_deal(table: Table, players: list[int]) -> Series | None:
             return running
         end_series(table, Series.End.LEFT)
     return Series.objects.create(table=table, players=list(players))
+
+
+def is_private(table: Table) -> bool:
+    """Whether ``table`` is a private table; no query when the table was read with its
+    ``private`` row (games.live.seating.locked_table does)."""
+    try:
+        table.private  # noqa: B018 - the access is the check
+    except PrivateTable.DoesNotExist:
+        return False
+    return True
 
 
 def end_series(table: Table, reason: str) -> bool:

@@ -11,6 +11,7 @@ from games.models import GameEvent, GameRecord
 from games.settlement.report import seat_fees, settlement_report
 from ledger.models import Currency, Hold, Leg
 from ledger.services import Escape, grant_starting_coins_after_game, settle_game
+from stats.services import game_facts_record
 
 
 def post_settlement(record: GameRecord) -> dict:
@@ -33,7 +34,11 @@ def post_settlement(record: GameRecord) -> dict:
                          stake_unit=terms["stake_unit"], coins=terms["coins"],
                          coefficient=terms["coefficient"], fee=terms["fee"], escape=escape)
     summary = _summary(posted, record.players)
-    summary["report"] = _report(record, summary)
+    events = list(GameEvent.objects.filter(game=record).order_by("seq")
+                  .values_list("data", flat=True))
+    summary["report"] = _report(record, summary, events)
+    # Each seat's facts for the player stats, in this transaction: settled means counted.
+    game_facts_record(record=record, events=events)
     # New coins enter the economy here, after a player's first settled game, not at
     # sign-up (issue #11: farmed sign-ups). In this transaction: settled means granted.
     # An escaper did not finish the game, or sitting down and leaving would pay.
@@ -42,11 +47,9 @@ def post_settlement(record: GameRecord) -> dict:
     return summary
 
 
-def _report(record: GameRecord, summary: dict) -> dict:
+def _report(record: GameRecord, summary: dict, events: list[dict]) -> dict:
     """The result panel's report (games.settlement.report), from the game's log (its
     bombs, the hands left at the end) and this settlement's postings."""
-    events = list(GameEvent.objects.filter(game=record).order_by("seq")
-                  .values_list("data", flat=True))
     game = Game.replay(events)
     holds = dict(Hold.objects.filter(game_key=record.ledger_key)
                  .values_list("user_id", "amount"))

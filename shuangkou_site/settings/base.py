@@ -115,6 +115,8 @@ INSTALLED_APPS = [
     "accounts",
     "ledger",
     "games",
+    "fair_play",
+    "stats",
 ]
 
 MIDDLEWARE = [
@@ -229,6 +231,19 @@ LOGGING = {
 }
 # The starting grant, posted after a player's first settled game (not at sign-up).
 LEDGER_STARTING_COINS = int(os.environ.get("LEDGER_STARTING_COINS", "10000"))
+
+# Escape bans (docs/fair_play.md): escapes counted in a rolling window of this many hours;
+# the first is a warning, the n-th (n ≥ 2) bans for the ladder's (n-1)-th step in seconds,
+# the last step repeating.
+FAIR_PLAY_WINDOW_HOURS = float(os.environ.get("FAIR_PLAY_WINDOW_HOURS", "24"))
+FAIR_PLAY_BAN_LADDER = env_list("FAIR_PLAY_BAN_LADDER", ["600", "3600", "86400"])
+
+# The daily relief grant (救济金, docs/ledger.md): a player whose available coins are below
+# the threshold may claim the amount up to this many times a day; days begin at midnight
+# in TIME_ZONE.
+LEDGER_RELIEF_THRESHOLD = int(os.environ.get("LEDGER_RELIEF_THRESHOLD", "1000"))
+LEDGER_RELIEF_AMOUNT = int(os.environ.get("LEDGER_RELIEF_AMOUNT", "2000"))
+LEDGER_RELIEF_PER_DAY = int(os.environ.get("LEDGER_RELIEF_PER_DAY", "2"))
 
 # One process locally; test and prod share a Redis cache so limits hold across processes.
 CACHES = {"default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"}}
