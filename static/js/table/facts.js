@@ -126,3 +126,15 @@ export function reportSeat(report, seat) {
   }
   return line;
 }
+
+/** Seconds left at which a person's countdown turns urgent (red). */
+export const URGENT_SECONDS = 5;
+
+/**
+ * How a seat's countdown looks: ``urgent`` (red, a person's last seconds) or not. A
+ * seat the server plays (a bot, or a seat in 托管) answers within its short think time:
+ * its countdown is never urgent (issue #13: bots' 1-second timers flashed red).
+ */
+export function countdownUrgent(seconds, machine) {
+  return !machine && seconds <= URGENT_SECONDS;
+}

@@ -6,7 +6,7 @@
 import { renderChatPicker } from "./chat.js";
 import { COUNTER_RANKS, unseenCounts } from "./counter.js";
 import { cardFace, cardRow, starBadge } from "./faces.js";
-import { bombKind, isBomb, trusteeReason } from "./facts.js";
+import { bombKind, countdownUrgent, isBomb, trusteeReason } from "./facts.js";
 import { renderHand } from "./handview.js";
 import {
   cardLabel, config, dom, gameRunning, mySeatAtTable, myTurn, nameOf, page, playingHere,
@@ -19,7 +19,6 @@ import { playSound } from "./sound.js";
 
 const NOTICE_MS = 10000;
 const BOMB_MS = 2600;
-const URGENT_SECONDS = 5;
 const MAX_BACKS = 6;
 
 export function showNotice(text, kind) {
@@ -319,9 +318,10 @@ export function renderTimers() {
   timer.textContent = t("seconds", { seconds });
   // A bot's or a 托管 seat's short countdown is no emergency: never red.
   const machine = machineSeat(game.turn);
+  const urgent = countdownUrgent(seconds, machine);
   timer.classList.toggle("machine", machine);
-  timer.classList.toggle("urgent", !machine && seconds <= URGENT_SECONDS);
-  if (myTurn() && !machine && seconds <= URGENT_SECONDS && seconds > 0
+  timer.classList.toggle("urgent", urgent);
+  if (myTurn() && urgent && seconds > 0
       && state.tickSecond !== seconds) {
     state.tickSecond = seconds;
     playSound("tick");

@@ -5,7 +5,9 @@ import assert from "node:assert/strict";
 import { readFileSync } from "node:fs";
 import { test } from "node:test";
 
-import { bombsOf, normalBombKind, reportOf, reportSeat, trusteeReason } from "../table/facts.js";
+import {
+  bombsOf, countdownUrgent, normalBombKind, reportOf, reportSeat, trusteeReason,
+} from "../table/facts.js";
 import { fold } from "../table/protocol.js";
 
 const logs = JSON.parse(readFileSync(process.env.FOLD_LOGS, "utf8"));
@@ -68,4 +70,11 @@ test("a report's seats, listed by field or as seat objects, read the same", () =
   assert.equal(normalBombKind("joker_bomb", [], 4), "four_kings");
   assert.equal(normalBombKind("chain_bomb", []), "chain");
   assert.equal(normalBombKind("three_kings", []), "three_kings");
+});
+
+test("a countdown is urgent in a person's last five seconds, never a bot's", () => {
+  assert.equal(countdownUrgent(5, false), true);
+  assert.equal(countdownUrgent(6, false), false);
+  assert.equal(countdownUrgent(1, true), false, "a bot's or 托管 seat's short timer");
+  assert.equal(countdownUrgent(0, true), false);
 });
