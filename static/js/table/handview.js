@@ -2,8 +2,8 @@
  * apart, the selection, one tab stop, and the fan's overlap that fits the hand's width
  * (one row, or two on a phone held upright). */
 
-import { dom, state, t } from "./page.js";
 import { cardFace } from "./faces.js";
+import { dom, state, t } from "./page.js";
 import { patternGroups, sortHand } from "./sorting.js";
 
 /** My hand's cards in their order: the sort mode's, or my own. */

@@ -89,6 +89,11 @@ export const state = {
   hintPending: false,
   snapshotAskedAt: 0,
   noticeTimer: null,
+  bombTimer: null, // the bomb banner's
+  pointerHandled: false, // a pointer already toggled the card its click is for
+  wasMyTurn: false, // for the "your turn" sound, once per turn
+  tickSecond: null, // the countdown's last ticked second
+  viewedGame: null, // the game the page last scrolled into view
 };
 
 // --- text ------------------------------------------------------------------------
