@@ -5,7 +5,7 @@ rooms a seat put in 托管 with reason ``disconnect`` whose player had not come 
 the game was settled. There an escape ends the game and costs the penalty, so leaving
 by closing the tab and letting 托管 play on would otherwise be the free way out.
 
-"Came back" is read from the presence rows (games.live.presence): a live table socket
+"Came back" is read from the presence rows (games.live.socket_rows): a live table socket
 of the player at the table when the settlement runs. The rows are the truth the seat's
 ``connected`` flag is derived from, they are written by every server process, and a
 dead process's rows go stale, so a player whose process died is not present by
@@ -23,11 +23,11 @@ from django.utils import timezone
 
 from fair_play import ladder
 from fair_play.models import EscapeRecord
+from games.live.socket_rows import live_sockets
 
 
 def escapers(record) -> dict[int, str]:
     """User id → kind, for the human players of ``record`` (an ended game) who escaped."""
-    from games.live import presence  # presence imports lifecycle, which calls us
     from games.live.bot_accounts import bot_user_ids
     from games.models import GameEvent
 
@@ -48,7 +48,7 @@ def escapers(record) -> dict[int, str]:
             elif not data["on"]:
                 away.discard(player)
     if mode == "end_game" and away:
-        present = set(presence.live_sockets().filter(table_id=record.table_id, user_id__in=away)
+        present = set(live_sockets().filter(table_id=record.table_id, user_id__in=away)
                       .values_list("user_id", flat=True))
         for user_id in away - present:
             found.setdefault(user_id, EscapeRecord.Kind.DISCONNECT)

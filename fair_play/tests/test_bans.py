@@ -335,3 +335,11 @@ def test_quick_join_over_the_api_seats_a_player_who_is_not_banned(client, room):
                                "url": f"/tables/{seat.table_id}/"}
     schema = client.get("/api/schema/", {"format": "json"}).json()
     assert "post" in schema["paths"]["/api/rooms/{room_id}/join"]
+
+
+def test_the_players_own_profile_shows_the_ban_and_nobody_elses_does(client, banned):
+    client.force_login(banned)
+    assert 'id="play-ban"' in client.get(reverse("my-profile")).content.decode()
+    client.force_login(make_player("bob"))
+    assert 'id="play-ban"' not in client.get(
+        reverse("player-profile", args=[banned.username])).content.decode()

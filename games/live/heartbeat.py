@@ -23,7 +23,7 @@ from channels.db import database_sync_to_async
 from django.conf import settings
 from django.db.models import OuterRef, Subquery
 
-from games.live.presence import sockets_seen
+from games.live.socket_rows import sockets_seen
 from games.models import GameRecord, Table
 
 logger = logging.getLogger(__name__)

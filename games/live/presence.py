@@ -30,28 +30,10 @@ from django.utils import timezone
 
 from games.live import lifecycle
 from games.live.broadcast import announce_table
+from games.live.socket_rows import live_sockets, stale_after
 from games.models import Seat, Table, TableSocket
 
 BATCH = 200
-
-
-def stale_after() -> timedelta | None:
-    """How long a row may go unseen before it counts as a dead process's: three
-    heartbeat periods, at least 30 s. None without a heartbeat."""
-    period = float(settings.GAMES_HEARTBEAT_SECONDS)
-    return timedelta(seconds=max(3 * period, 30)) if period > 0 else None
-
-
-def live_sockets():
-    """The rows of sockets still held by a live process."""
-    stale = stale_after()
-    rows = TableSocket.objects.all()
-    return rows if stale is None else rows.filter(seen_at__gte=timezone.now() - stale)
-
-
-def sockets_seen(channels: list[str]) -> int:
-    """The heartbeat of the process holding ``channels``: its rows are alive."""
-    return TableSocket.objects.filter(channel__in=channels).update(seen_at=timezone.now())
 
 
 def socket_opened(*, user_id: int, table_id: int, channel: str) -> None:

@@ -38,13 +38,22 @@ def chromium_page(**context_options) -> Iterator[Page]:
     """A page in a new headless Chromium. Start any server before: while the page is
     open this process lets Django's ORM run beside the event loop that Playwright's
     sync API keeps running in this thread (DJANGO_ALLOW_ASYNC_UNSAFE)."""
+    with chromium_pages(1, **context_options) as (page,):
+        yield page
+
+
+@contextmanager
+def chromium_pages(count: int, **context_options) -> Iterator[list[Page]]:
+    """``count`` pages, each in a browser context of its own (its own cookies: one
+    signed-in person each), in one headless Chromium; as for :func:`chromium_page`."""
     allowed = os.environ.get("DJANGO_ALLOW_ASYNC_UNSAFE")
     os.environ["DJANGO_ALLOW_ASYNC_UNSAFE"] = "true"
     try:
         with sync_playwright() as playwright:
             browser = launch_chromium(playwright)
             try:
-                yield browser.new_context(**context_options).new_page()
+                yield [browser.new_context(**context_options).new_page()
+                       for _ in range(count)]
             finally:
                 browser.close()
                 # Django keys connections by async context: the queries made here had

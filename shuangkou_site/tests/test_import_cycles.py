@@ -16,7 +16,7 @@ import pytest
 from django.conf import settings
 
 # Every package of the project.
-CHECKED_PACKAGES = ["accounts", "ledger", "games", "stats", "shuangkou_site"]
+CHECKED_PACKAGES = ["accounts", "ledger", "games", "stats", "fair_play", "shuangkou_site"]
 
 
 def package_modules(root: Path, packages: Iterable[str]) -> dict[str, Path]:

@@ -10,7 +10,7 @@ from datetime import timedelta
 import pytest
 from django.utils import timezone
 
-from games.live import presence, sweeps, warm_engines
+from games.live import socket_rows, sweeps, warm_engines
 from games.live.seating import room_quick_join
 from games.models import Seat, TableSocket
 from games.testing import live_helpers
@@ -201,7 +201,7 @@ def test_the_grace_outlives_the_process_that_saw_the_socket_close(monkeypatch):
 
 def test_a_dead_processs_socket_rows_stop_counting_and_its_players_grace_starts(settings):
     """A process killed with its sockets open never closes them: their rows stay. Once
-    not seen by a heartbeat for three periods (games.live.presence.stale_after) they
+    not seen by a heartbeat for three periods (games.live.socket_rows.stale_after) they
     no longer make the player present, and the sweeper closes them as their sockets
     would have been: the grace starts, then 托管."""
     settings.GAMES_HEARTBEAT_SECONDS = 10
@@ -242,7 +242,7 @@ def test_rows_a_heartbeat_has_seen_keep_their_player_present(settings):
         await db(TableSocket.objects.filter(user=alice).update)(
             seen_at=timezone.now() - timedelta(seconds=31))
         channels = await db(lambda: list(TableSocket.objects.values_list("channel", flat=True)))()
-        seen = await db(presence.sockets_seen)(channels)
+        seen = await db(socket_rows.sockets_seen)(channels)
         swept = await db(grace_over)()
         seat = await db(seat_of)(alice)
         for client in (a, b):

@@ -200,3 +200,21 @@ def test_each_players_history_shows_the_series_and_its_running_score(client):
     series = games[0].series_id
     assert f"系列赛 {series} 第 1 局 · 累计 {points[0]:+d}" in page
     assert f"系列赛 {series} 第 2 局 · 累计 {points[0] + points[1]:+d}" in page
+
+
+def test_operators_see_private_tables_and_series_in_the_admin_and_cannot_change_them(client):
+    private, players = four_at_a_private_table()
+    game = play_out(private.table_id, players)
+    admin = make_player("operator")
+    admin.is_staff = admin.is_superuser = True
+    admin.save()
+    client.force_login(admin)
+    tables = client.get(reverse("admin:games_privatetable_changelist")).content.decode()
+    assert private.code in tables
+    series = client.get(reverse("admin:games_series_change", args=[game.series_id]))
+    assert series.status_code == 200
+    score = series_score(Series.objects.get(pk=game.series_id))
+    assert f"{players[0].pk}: {score['players'][0]['points']:+d}" in series.content.decode()
+    assert client.post(reverse("admin:games_series_delete", args=[game.series_id]),
+                       {"post": "yes"}).status_code == 403
+    assert Series.objects.filter(pk=game.series_id).exists()

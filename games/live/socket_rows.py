@@ -1,0 +1,32 @@
+"""The open table sockets as rows (``TableSocket``), each moved on by its process's
+heartbeat: which of them a live process still holds. Models only, so that whoever
+needs to know who is at a table (games.live.presence, fair_play) can ask without
+importing the game's lifecycle."""
+
+from __future__ import annotations
+
+from datetime import timedelta
+
+from django.conf import settings
+from django.utils import timezone
+
+from games.models import TableSocket
+
+
+def stale_after() -> timedelta | None:
+    """How long a row may go unseen before it counts as a dead process's: three
+    heartbeat periods, at least 30 s. None without a heartbeat."""
+    period = float(settings.GAMES_HEARTBEAT_SECONDS)
+    return timedelta(seconds=max(3 * period, 30)) if period > 0 else None
+
+
+def live_sockets():
+    """The rows of sockets still held by a live process."""
+    stale = stale_after()
+    rows = TableSocket.objects.all()
+    return rows if stale is None else rows.filter(seen_at__gte=timezone.now() - stale)
+
+
+def sockets_seen(channels: list[str]) -> int:
+    """The heartbeat of the process holding ``channels``: its rows are alive."""
+    return TableSocket.objects.filter(channel__in=channels).update(seen_at=timezone.now())
