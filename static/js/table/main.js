@@ -6,22 +6,43 @@
  *   protocol.js  the fold of a game's events into Game.view's shape (pure: Node tests it)
  *   sync.js      snapshots and events messages into the state, resync on a gap
  *   socket.js    the WebSocket and its reconnecting
- *   hand.js      selecting cards (mouse, keyboard), hints, play and pass
+ *   hand.js      selecting cards (pointer drag, keyboard), the hand's order, hints, play, pass
  *   render.js    drawing the table from the state
+ *   handview.js  drawing my hand: its order, the selection, the fan's overlap
+ *   faces.js     card faces, rows of cards and bombs' star badges in the page's words
+ *   result.js    the result panel
  *   readings.js  card labels, hand order and readings in the reader's words
+ *   counter.js   记牌器: the unseen cards by rank (pure: Node tests it)
+ *   sorting.js   the hand's orders: by rank, by pattern, my own (pure)
+ *   facts.js     bombs, 托管 reasons and the result report read from events (pure)
+ *   chat.js      quick chat: the picker, the bubbles by the seats, muting
+ *   sound.js     the sounds (Web Audio, synthesized) and the mute switch
+ *   room.js      the room's terms and my balance
+ *   prefs.js     choices remembered in localStorage, per user
  *
  * The page (templates/games/table.html) loads static/js/cards.js first (card faces,
  * shared with the replay), then this module.
  * Stable hooks for tests: #seat-N[data-seat], button[data-card="5S0"],
  * #play-button, #pass-button, #hint-button, #trustee-toggle, #ready-button,
  * #stand-button, #sit-button, #leave-button, #leave-dialog, #result-panel,
- * #table-page[data-seq][data-my-turn][data-connection], .seat-play[data-action].
+ * #table-page[data-seq][data-my-turn][data-connection][data-chat-heard],
+ * #play-N.seat-play[data-action], #counter-ranks li[data-rank][data-count],
+ * #sort-choice [data-sort], #sound-toggle, #chat-picker .chat-phrase[data-phrase],
+ * .seat-chat[data-phrase], .trustee-badge[data-reason], #result-bombs
+ * li[data-seat][data-stars], #result-rows td.left-cards, #room-info[data-balance][data-frozen].
  */
 
-import { askHint, onHandClick, onHandKey, passTurn, playSelected } from "./hand.js";
+import { setupChat } from "./chat.js";
+import {
+  askHint, onHandClick, onHandKey, onResize, onSortClick, onSortKey, passTurn, playSelected,
+  setupPointer,
+} from "./hand.js";
 import { config, dom, el, mySeatAtTable, page, playingHere, rememberNames, state, t } from "./page.js";
+import { loadPref, savePref } from "./prefs.js";
 import { render, renderTimers } from "./render.js";
 import { connect, send } from "./socket.js";
+import { SORT_MODES } from "./sorting.js";
+import { setupSound } from "./sound.js";
 import { receive } from "./sync.js";
 
 function setConnection(status, key) {
@@ -59,10 +80,26 @@ function openLeaveDialog() {
   }
 }
 
+function toggleCounter() {
+  state.counterOpen = !state.counterOpen;
+  savePref("counter", state.counterOpen);
+  render();
+}
+
 function start() {
   rememberNames(state.table);
+  const sort = loadPref("sort", "rank");
+  state.sortMode = SORT_MODES.includes(sort) ? sort : "rank";
+  state.counterOpen = Boolean(loadPref("counter", false));
+  setupSound();
+  setupChat();
+  setupPointer();
   dom.hand.addEventListener("click", onHandClick);
   dom.hand.addEventListener("keydown", onHandKey);
+  dom.sortChoice.addEventListener("click", onSortClick);
+  dom.sortChoice.addEventListener("keydown", onSortKey);
+  dom.counterToggle.addEventListener("click", toggleCounter);
+  window.addEventListener("resize", onResize);
   dom.play.addEventListener("click", playSelected);
   dom.pass.addEventListener("click", passTurn);
   dom.hint.addEventListener("click", askHint);
@@ -80,7 +117,6 @@ function start() {
     dom.standForm.addEventListener("submit", onStandSubmit);
   }
   dom.sit.addEventListener("click", () => send({ type: "sit" }));
-  dom.resultReady.addEventListener("click", () => send({ type: "ready", ready: true }));
   window.setInterval(renderTimers, 250);
   render();
   connect(config.socket, { onMessage: receive, onStatus: setConnection });

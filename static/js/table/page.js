@@ -1,6 +1,8 @@
 /* The table page's settings, strings and elements, and the client's state: what the
  * other modules share. The page (templates/games/table.html) provides the elements, a
- * JSON block of settings (#table-config) and one of translated strings (#table-strings).
+ * JSON block of settings (#table-config) and two of translated strings: the server's
+ * (#table-strings, placeholders %(name)s) and the page's own (#table-ui-strings,
+ * placeholders {name}).
  *
  * state.game is the game as the fold keeps it (./protocol.js): the shape of the
  * server's Game.view. The snapshot's platform fields sit beside it: gameId,
@@ -16,11 +18,23 @@ const json = (id) => {
 
 export const page = document.getElementById("table-page");
 export const config = json("table-config") || {};
-const STRINGS = json("table-strings") || {};
+const STRINGS = { ...(json("table-strings") || {}), ...(json("table-ui-strings") || {}) };
 
 export const el = (id) => document.getElementById(id);
 export const dom = {
   felt: el("felt"),
+  trick: el("trick"),
+  roomInfo: el("room-info"),
+  bombBanner: el("bomb-banner"),
+  soundToggle: el("sound-toggle"),
+  counterToggle: el("counter-toggle"),
+  counterPanel: el("counter-panel"),
+  counterCaption: el("counter-caption"),
+  counterRanks: el("counter-ranks"),
+  chatPicker: el("chat-picker"),
+  chatPhrases: el("chat-phrases"),
+  chatMutes: el("chat-mutes"),
+  sortChoice: el("sort-choice"),
   tableStatus: el("table-status"),
   connection: el("connection-status"),
   turnInfo: el("turn-info"),
@@ -43,9 +57,11 @@ export const dom = {
   sit: el("sit-button"),
   result: el("result-panel"),
   resultSummary: el("result-summary"),
+  resultFormula: el("result-formula"),
   resultRows: el("result-rows"),
+  resultBombs: el("result-bombs"),
+  resultFee: el("result-fee"),
   resultSettlement: el("result-settlement"),
-  resultReady: el("result-ready-button"),
   leaveDialog: el("leave-dialog"),
   leaveConfirm: el("leave-confirm"),
   leaveCancel: el("leave-cancel"),
@@ -60,7 +76,11 @@ export const state = {
   game: null, // the fold's view of the game (./protocol.js), or null
   settlement: null, // the snapshot's; the game's settled event says the same
   deadline: config.deadline ? Date.parse(config.deadline) : null,
+  wallet: config.wallet || null,
   selected: new Set(),
+  sortMode: "rank", // ./sorting.js's modes, remembered (./prefs.js)
+  manualOrder: [], // my own order of the hand, in "manual" mode
+  counterOpen: false,
   focusCode: null,
   handKey: "",
   hints: null,
@@ -69,14 +89,20 @@ export const state = {
   hintPending: false,
   snapshotAskedAt: 0,
   noticeTimer: null,
+  bombTimer: null, // the bomb banner's
+  pointerHandled: false, // a pointer already toggled the card its click is for
+  wasMyTurn: false, // for the "your turn" sound, once per turn
+  tickSecond: null, // the countdown's last ticked second
+  viewedGame: null, // the game the page last scrolled into view
 };
 
 // --- text ------------------------------------------------------------------------
 
 export function t(key, params) {
   const text = Object.prototype.hasOwnProperty.call(STRINGS, key) ? STRINGS[key] : key;
-  return text.replace(/%\((\w+)\)[sd]/g, (whole, name) =>
-    params && params[name] !== undefined ? String(params[name]) : whole);
+  const fill = (whole, name) =>
+    params && params[name] !== undefined ? String(params[name]) : whole;
+  return text.replace(/%\((\w+)\)[sd]/g, fill).replace(/\{(\w+)\}/g, fill);
 }
 
 /** The wildcards of the game on the table (its deal's rules), else the room's. */

@@ -204,10 +204,17 @@ export function dealOf(view) {
   return view ? view.history.find((event) => event.type === "deal") || null : null;
 }
 
-/** The settlement of the game, from its `settled` event (null until it is settled). */
+/**
+ * The settlement of the game, from its `settled` event (null until it is settled): the
+ * points and coins by seat, and the result report when the event carries one.
+ */
 export function settlementOf(view) {
   const settled = view ? view.history.find((event) => event.type === "settled") : null;
-  return settled ? { points: settled.points, coins: settled.coins } : null;
+  if (!settled) {
+    return null;
+  }
+  const { seq, type, ...fields } = settled;
+  return fields;
 }
 
 /**

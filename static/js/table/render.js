@@ -1,15 +1,25 @@
-/* Drawing the table from the state (./page.js): the seats with their counts, badges
- * and plays, the centre, my hand, the buttons, the result panel, the countdown and the
- * notices. Reads the game as the fold keeps it (the shape of Game.view). */
+/* Drawing the table from the state (./page.js): the seats around the felt with their
+ * card backs, counts, badges and countdown, the trick in the middle, the buttons, the
+ * card counter and the notices. Reads the game as the fold keeps it (the shape of
+ * Game.view); my hand is ./handview.js's, the result panel ./result.js's. */
 
+import { renderChatPicker } from "./chat.js";
+import { COUNTER_RANKS, unseenCounts } from "./counter.js";
+import { cardFace, cardRow, starBadge } from "./faces.js";
+import { bombKind, countdownUrgent, isBomb, trusteeReason } from "./facts.js";
+import { renderHand } from "./handview.js";
 import {
   cardLabel, config, dom, gameRunning, mySeatAtTable, myTurn, nameOf, page, playingHere,
-  readingText, seatName, settlement, state, t, viewSeat,
+  rankName, readingText, seatName, state, t, viewSeat,
 } from "./page.js";
 import { dealOf, tableActs } from "./protocol.js";
-import { compareCodes } from "./readings.js";
+import { renderResult } from "./result.js";
+import { renderRoom } from "./room.js";
+import { playSound } from "./sound.js";
 
 const NOTICE_MS = 10000;
+const BOMB_MS = 2600;
+const MAX_BACKS = 6;
 
 export function showNotice(text, kind) {
   dom.notice.textContent = text;
@@ -21,20 +31,6 @@ export function showNotice(text, kind) {
   }, NOTICE_MS);
 }
 
-/** A card face (static/js/cards.js): a <button> in my hand, a <span> elsewhere. */
-function cardFace(code, asButton) {
-  return window.Cards.cardFace(code, cardLabel(code), asButton);
-}
-
-function cardRow(codes) {
-  const row = document.createElement("span");
-  row.className = "card-row";
-  for (const code of codes.slice().sort(compareCodes)) {
-    row.append(cardFace(code, false));
-  }
-  return row;
-}
-
 function positionOf(offset, count) {
   if (count === 2) {
     return ["bottom", "top"][offset];
@@ -42,17 +38,25 @@ function positionOf(offset, count) {
   return ["bottom", "right", "top", "left"][offset];
 }
 
-function badge(text, warn) {
+function badge(text, warn, kind) {
   const item = document.createElement("span");
-  item.className = "badge" + (warn ? " warn" : "");
+  item.className = "badge" + (warn ? " warn" : "") + (kind ? " " + kind : "");
   item.textContent = text;
   return item;
 }
 
-function renderSeat(section, table) {
+/** Whether a seat's moves are made by the server: a bot, or a seat in 托管. */
+function machineSeat(index) {
+  const tableSeat = state.table.seats[index];
+  const game = state.game;
+  return Boolean((tableSeat && tableSeat.bot) || (game && game.trustee && game.trustee[index]));
+}
+
+function renderSeat(section) {
   const index = Number(section.dataset.seat);
   const count = state.table.seats.length;
-  const position = positionOf((index - viewSeat() + count) % count, count);
+  const offset = (index - viewSeat() + count) % count;
+  const position = positionOf(offset, count);
   section.dataset.position = position;
   section.className = "seat pos-" + position;
   const tableSeat = state.table.seats[index] || { user: null };
@@ -61,7 +65,10 @@ function renderSeat(section, table) {
   const field = (name) => section.querySelector('[data-field="' + name + '"]');
 
   const mine = tableSeat.user === config.user || (running && game.seat === index);
+  // Partners sit opposite (the 明牌 swap puts them there, RULES §2).
+  const partner = count === 4 && offset === 2 && tableSeat.user !== null && Boolean(mySeatAtTable());
   section.classList.toggle("mine", mine);
+  section.classList.toggle("partner", partner);
   section.classList.toggle("empty", tableSeat.user === null);
   field("name").textContent = tableSeat.user === null ? t("empty_seat")
     : tableSeat.name + (tableSeat.user === config.user ? " (" + t("you") + ")" : "");
@@ -69,6 +76,7 @@ function renderSeat(section, table) {
   field("title").textContent = tableSeat.user === null ? "" : "Lv." + tableSeat.level + " " + title;
 
   const countField = field("count");
+  const backs = field("backs");
   const cards = running ? game.hand_counts[index] : undefined;
   if (cards !== undefined) {
     countField.hidden = false;
@@ -78,9 +86,20 @@ function renderSeat(section, table) {
   } else {
     countField.hidden = true;
   }
+  const shownBacks = !mine && cards ? Math.min(cards, MAX_BACKS) : 0;
+  if (backs.childElementCount !== shownBacks) {
+    backs.replaceChildren(...Array.from({ length: shownBacks }, () => {
+      const back = document.createElement("span");
+      back.className = "seat-back";
+      return back;
+    }));
+  }
 
   const badges = field("badges");
   badges.replaceChildren();
+  if (partner) {
+    badges.append(badge(t("partner"), false, "partner-badge"));
+  }
   if (tableSeat.user !== null) {
     if (tableSeat.bot) {
       badges.append(badge(t("bot")));
@@ -88,7 +107,7 @@ function renderSeat(section, table) {
       badges.append(badge(t("offline"), true));
     }
     if (state.table.status === "waiting") {
-      badges.append(badge(tableSeat.ready ? t("ready") : t("not_ready")));
+      badges.append(badge(tableSeat.ready ? t("ready") : t("not_ready"), false, "ready-badge"));
     }
   }
   if (game) {
@@ -99,7 +118,10 @@ function renderSeat(section, table) {
     if (running && game.escaped.includes(index)) {
       badges.append(badge(t("escaped"), true));
     } else if (running && game.trustee[index]) {
-      badges.append(badge(t("trustee"), true));
+      const reason = trusteeReason(game, index);
+      const item = badge(t("trustee_reason_" + reason), true, "trustee-badge");
+      item.dataset.reason = reason;
+      badges.append(item);
     }
     if (running && game.timeouts[index] > 0) {
       badges.append(badge(t("timeouts", { count: game.timeouts[index] }), true));
@@ -114,25 +136,44 @@ function renderSeat(section, table) {
     section.removeAttribute("aria-current");
   }
   field("timer").hidden = true; // renderTimers shows the turn's countdown
+}
 
-  // This trick's plays and passes; once a trick is over, its own, dimmed, until the
-  // first action of the next.
-  const play = field("play");
-  play.replaceChildren();
-  const act = table.acts[index] || null;
-  play.classList.toggle("stale", Boolean(act && table.stale));
-  play.dataset.action = act ? act.action : "";
-  if (act && act.action === "play") {
-    play.append(cardRow(act.cards));
-    const reading = document.createElement("span");
-    reading.className = "reading";
-    reading.textContent = readingText(act.reading, act.cards);
-    play.append(reading);
-  } else if (act && act.action === "pass") {
-    const passed = document.createElement("span");
-    passed.className = "passed";
-    passed.textContent = t("pass");
-    play.append(passed);
+/** The trick in the middle: each seat's play or pass, toward its seat, with its name. */
+function renderTrick() {
+  const table = tableActs(state.game);
+  for (const slot of dom.trick.querySelectorAll(".seat-play")) {
+    const index = Number(slot.dataset.seat);
+    const seatSection = document.getElementById("seat-" + index);
+    slot.className = "seat-play pos-" + (seatSection ? seatSection.dataset.position : "");
+    const act = table.acts[index] || null;
+    slot.classList.toggle("stale", Boolean(act && table.stale));
+    slot.dataset.action = act ? act.action : "";
+    slot.replaceChildren();
+    if (!act) {
+      continue;
+    }
+    const who = document.createElement("span");
+    who.className = "played-by";
+    who.textContent = seatName(index);
+    slot.append(who);
+    if (act.action === "play") {
+      slot.setAttribute("aria-label", t("played_by", { name: seatName(index) }));
+      slot.append(cardRow(act.cards));
+      const reading = document.createElement("span");
+      reading.className = "reading";
+      reading.textContent = readingText(act.reading, act.cards);
+      slot.append(reading);
+      if (isBomb(act.reading)) {
+        slot.classList.add("bomb");
+        slot.append(starBadge(bombKind(act.reading), act.reading.stars || 0));
+      }
+    } else {
+      slot.removeAttribute("aria-label");
+      const passed = document.createElement("span");
+      passed.className = "passed";
+      passed.textContent = t("pass");
+      slot.append(passed);
+    }
   }
 }
 
@@ -146,9 +187,6 @@ function renderCenter() {
         : t("your_lead");
     } else {
       text = t("waiting_for", { name: seatName(game.turn) });
-      if (current) {
-        text += " " + t("to_beat", { text: readingText(current.reading, current.cards), name: seatName(current.seat) });
-      }
     }
   } else if (game && game.status === "ended") {
     text = t("game_over");
@@ -157,7 +195,9 @@ function renderCenter() {
   }
   dom.turnInfo.textContent = text;
 
-  const showStart = Boolean(game && game.status !== "ended");
+  // The 明牌 card and the swap: shown at the start, until the first card is played.
+  const started = Boolean(game && game.history.some((event) => event.type === "play"));
+  const showStart = Boolean(game && game.status !== "ended" && !started);
   // The reveal's and the swap's seats are before the swap: the deal's players.
   const deal = dealOf(game);
   const dealPlayers = deal ? deal.players : game ? game.players : [];
@@ -178,33 +218,57 @@ function renderCenter() {
   }
 }
 
-function renderHand() {
-  const game = state.game;
-  const hand = game && game.hand && game.status !== "ended" ? game.hand.slice().sort(compareCodes) : null;
-  dom.handArea.hidden = hand === null;
-  const key = hand ? hand.join(",") : "";
-  const rebuilt = key !== state.handKey;
-  const hadFocus = dom.hand.contains(document.activeElement);
-  if (rebuilt) {
-    state.handKey = key;
-    dom.hand.replaceChildren(...(hand || []).map((code) => cardFace(code, true)));
+/** A bomb just played (a `play` event): its banner in the middle, and its sound. */
+export function announceBomb(event) {
+  const kind = bombKind(event.reading);
+  const stars = event.reading.stars || 0;
+  dom.bombBanner.replaceChildren(starBadge(kind, stars), " ",
+    t("bomb_banner", { name: seatName(event.seat), bomb: t("bomb_" + kind), stars }));
+  dom.bombBanner.hidden = false;
+  dom.bombBanner.classList.remove("boom");
+  void dom.bombBanner.offsetWidth; // restart the animation
+  dom.bombBanner.classList.add("boom");
+  window.clearTimeout(state.bombTimer);
+  state.bombTimer = window.setTimeout(() => {
+    dom.bombBanner.hidden = true;
+  }, BOMB_MS);
+  playSound("bomb");
+}
+
+function renderCounter() {
+  dom.counterToggle.setAttribute("aria-pressed", state.counterOpen ? "true" : "false");
+  const counts = state.counterOpen ? unseenCounts(state.game) : null;
+  dom.counterPanel.hidden = !state.counterOpen;
+  if (!state.counterOpen) {
+    return;
   }
-  // One tab stop for the whole hand (roving tabindex): the card last clicked or
-  // moved to, else the first; the arrow keys move between cards.
-  const cards = Array.from(dom.hand.children);
-  const focus = cards.find((card) => card.dataset.card === state.focusCode) || cards[0];
-  for (const card of cards) {
-    card.tabIndex = card === focus ? 0 : -1;
-    card.setAttribute("aria-pressed", state.selected.has(card.dataset.card) ? "true" : "false");
+  dom.counterCaption.textContent = t("counter_caption");
+  if (!counts) {
+    dom.counterRanks.replaceChildren();
+    return;
   }
-  if (rebuilt && hadFocus && focus) {
-    focus.focus();
+  // Updated in place: the list stays put while the numbers change.
+  if (dom.counterRanks.childElementCount !== COUNTER_RANKS.length) {
+    dom.counterRanks.replaceChildren(...COUNTER_RANKS.slice().reverse().map((rank) => {
+      const item = document.createElement("li");
+      item.dataset.rank = rank;
+      const name = document.createElement("span");
+      name.className = "counter-rank";
+      // Jokers by a short name of the counter's own (「Big Joker」 is too wide here).
+      name.textContent = rank === "SJ" || rank === "BJ" ? t("counter_" + rank) : rankName(rank);
+      const number = document.createElement("span");
+      number.className = "counter-count";
+      item.append(name, " ", number);
+      return item;
+    }));
   }
-  let info = state.selected.size ? t("selected", { count: state.selected.size }) : "";
-  if (state.hints && state.hintIndex >= 0 && state.hints.length) {
-    info = t("hint", { index: state.hintIndex + 1, count: state.hints.length }) + " · " + info;
+  for (const item of dom.counterRanks.children) {
+    const count = counts[item.dataset.rank];
+    item.dataset.count = String(count);
+    item.classList.toggle("none", count === 0);
+    item.lastElementChild.textContent = String(count);
+    item.title = t("counter_rank", { rank: rankName(item.dataset.rank), count });
   }
-  dom.selectionInfo.textContent = info;
 }
 
 function renderControls() {
@@ -236,71 +300,7 @@ function renderControls() {
   }
   const free = state.table.seats.some((item) => item.user === null);
   dom.sit.hidden = !(open && !seat && waiting && free);
-  dom.resultReady.hidden = !(seat && waiting && !seat.ready);
-}
-
-function renderResult() {
-  const game = state.game;
-  const result = game && game.status === "ended" ? game.result : null;
-  dom.result.hidden = !result;
-  if (!result) {
-    return;
-  }
-  const parts = [t("kou_" + result.kou), t("multiplier", { multiplier: result.multiplier })];
-  if (result.winners && result.winners.length) {
-    parts.push(t("winners", { names: result.winners.map(seatName).join(t("list_separator")) }));
-  }
-  if (result.escaped !== null && result.escaped !== undefined) {
-    parts.push(t("penalty", { name: seatName(result.escaped), penalty: result.penalty }));
-  }
-  if (result.cards_left !== null && result.cards_left !== undefined) {
-    parts.push(t("cards_left", { count: result.cards_left }));
-  }
-  dom.resultSummary.textContent = parts.join(" · ");
-
-  // After an escape the result's order is a placeholder (RULES §10): show the places
-  // really taken (out events), then the others, the escaper last.
-  const escape = result.kou === "escape";
-  const placed = escape ? game.finish : result.finish;
-  const seats = game.players.map((_, seat) => seat);
-  const order = placed.concat(seats.filter((seat) => !placed.includes(seat) && seat !== result.escaped));
-  if (escape && result.escaped !== null && !placed.includes(result.escaped)) {
-    order.push(result.escaped);
-  }
-  const settled = settlement();
-  const number = (value) => {
-    const cell = document.createElement("td");
-    cell.className = "num";
-    if (value === null || value === undefined) {
-      cell.textContent = "—";
-      return cell;
-    }
-    cell.textContent = value > 0 ? "+" + value : String(value);
-    if (value > 0) {
-      cell.classList.add("plus");
-    } else if (value < 0) {
-      cell.classList.add("minus");
-    }
-    return cell;
-  };
-  dom.resultRows.replaceChildren(...order.map((seat) => {
-    const row = document.createElement("tr");
-    row.dataset.seat = String(seat);
-    row.classList.toggle("winner", (result.winners || []).includes(seat));
-    const place = document.createElement("td");
-    const at = placed.indexOf(seat);
-    place.textContent = seat === result.escaped ? t("escaped") : at >= 0 ? t("place", { place: at + 1 }) : "—";
-    const name = document.createElement("td");
-    name.textContent = seatName(seat);
-    row.append(place, name, number(result.base ? result.base[seat] : null),
-      number(result.contributions ? result.contributions[seat] : null),
-      number(result.scores ? result.scores[seat] : null),
-      number(settled ? settled.points[seat] : null),
-      number(settled ? settled.coins[seat] : null));
-    row.lastElementChild.classList.add("coins-col"); // hidden in a points room
-    return row;
-  }));
-  dom.resultSettlement.textContent = settled ? "" : t("settling");
+  renderChatPicker(Boolean(seat));
 }
 
 export function renderTimers() {
@@ -316,7 +316,32 @@ export function renderTimers() {
   const seconds = Math.max(0, Math.ceil((state.deadline - Date.now()) / 1000));
   timer.hidden = false;
   timer.textContent = t("seconds", { seconds });
-  timer.classList.toggle("urgent", seconds <= 5);
+  // A bot's or a 托管 seat's short countdown is no emergency: never red.
+  const machine = machineSeat(game.turn);
+  const urgent = countdownUrgent(seconds, machine);
+  timer.classList.toggle("machine", machine);
+  timer.classList.toggle("urgent", urgent);
+  if (myTurn() && urgent && seconds > 0
+      && state.tickSecond !== seconds) {
+    state.tickSecond = seconds;
+    playSound("tick");
+  }
+}
+
+/**
+ * Once a game is on, bring the table into view: its tools at the top of the screen, the
+ * felt under them and the dock with my hand below (on a phone the site's header would
+ * otherwise push the felt under the dock).
+ */
+function bringTableIntoView() {
+  if (!gameRunning() || state.viewedGame === state.gameId || (playingHere() && dom.handArea.hidden)) {
+    return; // a player's hand is not here yet: the page is not its full height
+  }
+  state.viewedGame = state.gameId;
+  const tools = document.querySelector(".table-tools");
+  if (tools && document.documentElement.scrollHeight > window.innerHeight) {
+    tools.scrollIntoView({ block: "start" });
+  }
 }
 
 export function render() {
@@ -324,15 +349,24 @@ export function render() {
   page.dataset.mySeat = mySeatAtTable() ? String(mySeatAtTable().index) : "";
   // Hooks for browser tests: the seq applied, and whether this page may move now.
   page.dataset.seq = String(state.seq);
-  page.dataset.myTurn = myTurn() ? "true" : "false";
-  dom.tableStatus.textContent = t("status_" + state.table.status);
-  const table = tableActs(state.game);
-  for (const section of dom.felt.querySelectorAll("section.seat")) {
-    renderSeat(section, table);
+  const turn = myTurn();
+  page.dataset.myTurn = turn ? "true" : "false";
+  if (turn && !state.wasMyTurn) {
+    state.tickSecond = null;
+    playSound("turn");
   }
+  state.wasMyTurn = turn;
+  dom.tableStatus.textContent = t("status_" + state.table.status);
+  for (const section of dom.felt.querySelectorAll("section.seat")) {
+    renderSeat(section);
+  }
+  renderTrick();
   renderCenter();
   renderHand();
   renderControls();
+  renderCounter();
+  renderRoom();
   renderResult();
   renderTimers();
+  bringTableIntoView();
 }

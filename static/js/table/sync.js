@@ -3,11 +3,14 @@
  * (./protocol.js) when it follows on, and otherwise asks for a snapshot; so does a
  * heartbeat showing the table ahead of the page. */
 
+import { showChat } from "./chat.js";
+import { isBomb, trusteeReason } from "./facts.js";
 import { applyHints, hintRefused, pruneSelection, resetHints } from "./hand.js";
 import { config, rememberNames, seatName, state, t } from "./page.js";
 import { FoldError, fold, heartbeatAhead } from "./protocol.js";
-import { render, showNotice } from "./render.js";
+import { announceBomb, render, showNotice } from "./render.js";
 import { send } from "./socket.js";
+import { playSound } from "./sound.js";
 
 const HAND_CHECK_MS = 2000;
 
@@ -22,6 +25,17 @@ export function receive(message) {
     case "table":
       state.table = message.table;
       rememberNames(message.table);
+      if (message.wallet) {
+        state.wallet = message.wallet; // mine alone (docs/protocol.md, "table")
+      }
+      render();
+      break;
+    case "chat":
+      showChat(message);
+      break;
+    case "wallet":
+      // My coins: at the deal (the stake frozen) and after the settlement.
+      state.wallet = { balance: message.balance, frozen: message.frozen };
       render();
       break;
     case "hints":
@@ -61,6 +75,9 @@ function askSnapshot() {
 function applySnapshot(message) {
   state.snapshotAskedAt = 0;
   state.table = message.table;
+  if (message.wallet) {
+    state.wallet = message.wallet;
+  }
   rememberNames(message.table);
   const snapshot = message.game;
   if (snapshot && snapshot.id === state.gameId && message.seq < state.seq) {
@@ -98,6 +115,7 @@ function applyEvents(message) {
     state.game = null;
     state.settlement = null;
     state.selected.clear();
+    state.manualOrder = []; // a new hand: my own order starts over from its ranks
   }
   const fresh = message.events.filter((event) => event.seq > state.seq);
   if (!fresh.length) {
@@ -123,18 +141,33 @@ function applyEvents(message) {
     askSnapshot(); // the fold and the server disagree: the server is right
   }
   state.deadline = message.deadline ? Date.parse(message.deadline) : null;
+  // Sounds and banners only for what is news: not for a burst that replays a game.
+  const news = fresh.length <= 4;
   for (const event of fresh) {
-    announce(event);
+    announce(event, news);
   }
   pruneSelection();
   resetHints();
   render();
 }
 
-/** The notices some events bring (after the fold: seats are the game's seats now). */
-function announce(event) {
+/** The notices, sounds and banners some events bring (after the fold: seats are the
+ * game's seats now). */
+function announce(event, news) {
   const game = state.game;
   switch (event.type) {
+    case "play":
+      if (news && isBomb(event.reading)) {
+        announceBomb(event);
+      } else if (news) {
+        playSound("play");
+      }
+      break;
+    case "pass":
+      if (news) {
+        playSound("pass");
+      }
+      break;
     case "deal":
       showNotice(t("new_game"), "");
       if (game.seat !== null) {
@@ -153,8 +186,14 @@ function announce(event) {
       }
       break;
     case "trustee":
-      if (event.seat === game.seat && event.on && event.reason !== "player") {
-        showNotice(t("trustee_on_notice"), "warning");
+      // Why 托管 came on (RULES §10): mine as a warning, another's as news.
+      if (event.on && event.reason !== "player") {
+        const reason = t("reason_" + (trusteeReason(game, event.seat) || event.reason));
+        if (event.seat === game.seat) {
+          showNotice(t("trustee_notice_mine", { reason }), "warning");
+        } else {
+          showNotice(t("trustee_notice_other", { name: seatName(event.seat), reason }), "");
+        }
       }
       break;
     case "escape":
