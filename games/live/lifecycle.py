@@ -40,6 +40,7 @@ from games.live.broadcast import (
     send_on_loop,
     table_group,
 )
+from games.live.game_queue import one_at_a_time
 from games.live.refusals import engine_message
 from games.live.series import end_series, series_for_deal
 from games.live.snapshots import seat_view, table_state
@@ -177,7 +178,19 @@ async def game_act_on_loop(*, user_id: int, game_id: int, action: str,
     step's one statement through the loop's own connections (games.live.action_pool),
     the database thread only for a game this process has not loaded yet and for the
     settlement's enqueueing. The statement commits by itself, so what :func:`game_act`
-    does after commit is done as soon as it returns."""
+    does after commit is done as soon as it returns. Actions on one game queue on the
+    loop (games.live.game_queue), as they did on the thread."""
+    async with one_at_a_time(game_id):
+        step, public = await _act_on_loop(user_id, game_id, action, cards=cards,
+                                          reading=reading, on=on, client_seq=client_seq)
+    if step is not None and step.result is not None:
+        # A broker's round trip: on a worker thread, not the database thread.
+        await sync_to_async(_enqueue_settlement_robustly, thread_sensitive=False)(game_id)
+    return public
+
+
+async def _act_on_loop(user_id: int, game_id: int, action: str, *, cards, reading, on,
+                       client_seq: int | None) -> tuple[Step | None, list[dict]]:
     for _attempt in range(ACT_ATTEMPTS):
         warm = warm_engines.take(game_id) or await database_sync_to_async(warm_engines.load)(
             game_id)
@@ -195,16 +208,13 @@ async def game_act_on_loop(*, user_id: int, game_id: int, action: str,
         step = _step_of(warm, mark)
         if step is None:
             warm_engines.remember(warm)
-            return []
+            return None, []
         if not await append_step_on_loop(step):
             continue
         warm_engines.remember(warm)
         public = [event_for(event, None) for event in step.events]
         send_on_loop(table_group(warm.facts.table_id), _events_message(step, public))
-        if step.result is not None:
-            # A broker's round trip: on a worker thread, not the database thread.
-            await sync_to_async(_enqueue_settlement_robustly, thread_sensitive=False)(game_id)
-        return public
+        return step, public
     raise _busy()
 
 

@@ -11,8 +11,11 @@ from channels.db import database_sync_to_async
 from django.db import connection
 
 from games.engine.game import Game
-from games.live import action_pool
+from games.errors import ActionError
+from games.live import action_pool, warm_engines
 from games.live.append import row_seq_on_loop
+from games.live.game_queue import queued_games
+from games.live.lifecycle import game_act_on_loop
 from games.live.table_socket import _act_at_table
 from games.live.tests.test_steps import _game_at_alices_turn, _log, _move
 from games.models import GameRecord
@@ -79,3 +82,31 @@ def test_actions_use_the_database_thread_when_the_pool_is_off(settings):
     assert action_pool.enabled() is False
     settings.GAMES_ACTION_POOL_SIZE = 2
     assert action_pool.enabled() is (connection.vendor == "postgresql")
+
+
+def test_two_actions_on_one_game_take_turns_and_keep_the_engine_in_memory(bots_wait,
+                                                                          monkeypatch):
+    """The second waits for the first (games.live.game_queue) instead of loading the game
+    on the database thread while the first holds the warm engine."""
+    record, seat, alice = _game_at_alices_turn("queued")
+    warm_engines.remember(warm_engines.load(record.pk))  # as after the last action
+    action, cards = _move(Game.replay(_log(record.pk)), seat)
+    loads = []
+    load = warm_engines.load
+    monkeypatch.setattr(warm_engines, "load", lambda game_id: loads.append(game_id)
+                        or load(game_id))
+
+    async def scenario():
+        first = game_act_on_loop(user_id=alice, game_id=record.pk, action=action,
+                                 cards=cards, client_seq=record.seq)
+        again = game_act_on_loop(user_id=alice, game_id=record.pk, action=action,
+                                 cards=cards, client_seq=record.seq)
+        results = await asyncio.gather(first, again, return_exceptions=True)
+        return results, queued_games()
+
+    (moved, refused), queued = run(scenario)
+    assert moved and moved[0]["seq"] == record.seq + 1
+    assert isinstance(refused, ActionError) and refused.code == "stale"
+    assert loads == []  # the engine never left memory for the database thread
+    assert queued == 0
+    assert [event["seq"] for event in _log(record.pk)] == list(range(1, len(_log(record.pk)) + 1))
