@@ -46,14 +46,22 @@ def chromium_page(**context_options) -> Iterator[Page]:
 def chromium_pages(count: int, **context_options) -> Iterator[list[Page]]:
     """``count`` pages, each in a browser context of its own (its own cookies: one
     signed-in person each), in one headless Chromium; as for :func:`chromium_page`."""
+    with chromium_browser() as browser:
+        yield [browser.new_context(**context_options).new_page() for _ in range(count)]
+
+
+@contextmanager
+def chromium_browser() -> Iterator[Browser]:
+    """Debian's Chromium, headless, for a test that makes its own contexts and pages;
+    meanwhile the ORM may run beside Playwright's loop in this thread
+    (DJANGO_ALLOW_ASYNC_UNSAFE)."""
     allowed = os.environ.get("DJANGO_ALLOW_ASYNC_UNSAFE")
     os.environ["DJANGO_ALLOW_ASYNC_UNSAFE"] = "true"
     try:
         with sync_playwright() as playwright:
             browser = launch_chromium(playwright)
             try:
-                yield [browser.new_context(**context_options).new_page()
-                       for _ in range(count)]
+                yield browser
             finally:
                 browser.close()
                 # Django keys connections by async context: the queries made here had

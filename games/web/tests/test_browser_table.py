@@ -19,24 +19,20 @@ Every page is checked for named controls, readable contrast and console errors.
 
 from __future__ import annotations
 
-import os
 import re
 import shutil
 from collections import Counter
-from collections.abc import Iterator
-from contextlib import contextmanager
 from pathlib import Path
 
 import pytest
 from django.conf import settings
-from django.db import connections
 from django.urls import reverse
-from playwright.sync_api import Browser, Page, expect, sync_playwright
+from playwright.sync_api import Browser, Page, expect
 
 from accounts.models import User
 from games.live.seating import room_quick_join
 from games.models import GameEvent, GameRecord, Room, Seat
-from games.testing.browser_checks import launch_chromium, wait_until
+from games.testing.browser_checks import chromium_browser, wait_until
 from games.testing.room_helpers import coin_room, make_player, presets
 from games.testing.server_helpers import ROOT, SITE_APP_WITH_STATIC, served
 from games.web.tests.test_browser_e2e import Visit, hint_turn, signed
@@ -64,27 +60,6 @@ def artifacts(request) -> Path:
     return folder
 
 
-@contextmanager
-def chromium() -> Iterator[Browser]:
-    """Debian's Chromium for more than one browser context (browser_checks.chromium_page
-    gives one page); the ORM may run beside Playwright's loop meanwhile."""
-    allowed = os.environ.get("DJANGO_ALLOW_ASYNC_UNSAFE")
-    os.environ["DJANGO_ALLOW_ASYNC_UNSAFE"] = "true"
-    try:
-        with sync_playwright() as playwright:
-            browser = launch_chromium(playwright)
-            try:
-                yield browser
-            finally:
-                browser.close()
-                connections.close_all()
-    finally:
-        if allowed is None:
-            del os.environ["DJANGO_ALLOW_ASYNC_UNSAFE"]
-        else:
-            os.environ["DJANGO_ALLOW_ASYNC_UNSAFE"] = allowed
-
-
 def test_a_coin_game_on_the_card_table_with_a_spectator(artifacts):
     presets()
     room = coin_room("浏览器金币场", bots_allowed=True, turn_seconds=120, first_turn_seconds=120)
@@ -92,7 +67,7 @@ def test_a_coin_game_on_the_card_table_with_a_spectator(artifacts):
     watcher = make_player("table_watcher")
     # The server with production's disconnect grace (the test settings have none).
     grace = {"DJANGO_SETTINGS_MODULE": "games.web.tests.browser_settings"}
-    with served(1, SITE_APP_WITH_STATIC, env=grace) as (port,), chromium() as browser:
+    with served(1, SITE_APP_WITH_STATIC, env=grace) as (port,), chromium_browser() as browser:
         base = f"http://127.0.0.1:{port}"
         expect.set_options(timeout=TIMEOUT_MS)
         mine = new_visit(browser, base, artifacts, "player", DESKTOP)
