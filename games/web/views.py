@@ -126,7 +126,10 @@ def room_config(room) -> dict:
             "base_unit": room.coefficient if room.is_coins else room.stake_unit,
             "fee": room.fee if room.is_coins else 0,
             "stake": room.max_loss if room.is_coins else 0,
-            "ruleset": room.rule_set.name, "ruleset_name": room.rule_set.label}
+            # The name players know (QQ游戏 火拼双扣…), in the page's language, as the lobby
+            # shows it; not the rule set's code.
+            "ruleset": room.rule_set.name,
+            "ruleset_name": rule_set_name(room.rule_set.name, room.rule_set.label)}
 
 
 def _seat_position(offset: int, count: int) -> str:

@@ -9,6 +9,7 @@ from django.urls import reverse
 
 from games.live.quick_chat import PHRASES
 from games.live.seating import room_quick_join, table_ready
+from games.rule_set_names import rule_set_name
 from games.testing.live_helpers import make_coin_room, make_person, make_room
 from games.web.tests.test_table_page import json_block
 from ledger.services import grant_coins
@@ -37,7 +38,8 @@ def test_a_coin_room_table_gives_its_terms_and_the_players_frozen_coins_during_a
     assert waiting["room"] == {
         "kind": "coins", "coins": True, "turn_seconds": room.turn_seconds,
         "escape_mode": room.escape_mode, "base_unit": 200, "fee": 30, "stake": 40_000,
-        "ruleset": "qq", "ruleset_name": room.rule_set.label}
+        "ruleset": "qq", "ruleset_name": rule_set_name("qq", room.rule_set.label)}
+    assert waiting["room"]["ruleset_name"] != "qq"  # the name players know, not the code
     assert waiting["wallet"] == {"balance": 100_000, "frozen": 0}
     assert playing["wallet"] == {"balance": 60_000, "frozen": 40_000}
 
