@@ -20,6 +20,11 @@ def post_settlement(record: GameRecord) -> dict:
     Call with the game row locked, the game ended and not yet settled; the ledger's
     idempotency key (``game:<id>``) makes a second posting impossible anyway."""
     result, terms = record.result, record.terms
+    # The log, read once: its deal has the rules the game was dealt with, and the
+    # report and the stats read its plays.
+    events = list(GameEvent.objects.filter(game=record).order_by("seq")
+                  .values_list("data", flat=True))
+    rules = RuleSet.from_dict(events[0]["rules"])
     users = User.objects.in_bulk(record.players)
     players = [users[user_id] for user_id in record.players]
     escaped = result.get("escaped")
@@ -27,16 +32,14 @@ def post_settlement(record: GameRecord) -> dict:
     scores = result["scores"]
     if escaped is not None:
         escape = Escape(seat=escaped, penalty_units=result["penalty"],
-                        compensation_percent=_dealt_rules(record).escape_compensation_percent)
+                        compensation_percent=rules.escape_compensation_percent)
         scores = result["contributions"]
     # The terms and rules the game was dealt with, whatever the room says now.
     posted = settle_game(game_key=record.ledger_key, players=players, scores=scores,
                          stake_unit=terms["stake_unit"], coins=terms["coins"],
                          coefficient=terms["coefficient"], fee=terms["fee"], escape=escape)
     summary = _summary(posted, record.players)
-    events = list(GameEvent.objects.filter(game=record).order_by("seq")
-                  .values_list("data", flat=True))
-    summary["report"] = _report(record, summary, events)
+    summary["report"] = _report(record, summary, events, rules)
     # Each seat's facts for the player stats, in this transaction: settled means counted.
     game_facts_record(record=record, events=events)
     # New coins enter the economy here, after a player's first settled game, not at
@@ -47,7 +50,7 @@ def post_settlement(record: GameRecord) -> dict:
     return summary
 
 
-def _report(record: GameRecord, summary: dict, events: list[dict]) -> dict:
+def _report(record: GameRecord, summary: dict, events: list[dict], rules: RuleSet) -> dict:
     """The result panel's report (games.settlement.report), from the game's log (its
     bombs, the hands left at the end) and this settlement's postings."""
     game = Game.replay(events)
@@ -55,16 +58,10 @@ def _report(record: GameRecord, summary: dict, events: list[dict]) -> dict:
                  .values_list("user_id", "amount"))
     fees = seat_fees(result=record.result, terms=record.terms,
                      holds=[holds.get(user_id, 0) for user_id in record.players],
-                     penalty_percent=game.rules.escape_compensation_percent)
+                     penalty_percent=rules.escape_compensation_percent)
     return settlement_report(result=record.result, terms=record.terms,
                              room_kind=record.room.kind, events=events, hands=game.hands,
                              points=summary["points"], coins=summary["coins"], fees=fees)
-
-
-def _dealt_rules(record: GameRecord) -> RuleSet:
-    deal = GameEvent.objects.filter(game=record, type="deal").values_list("data", flat=True) \
-        .first()
-    return RuleSet.from_dict(deal["rules"])
 
 
 def _summary(posted, players: list[int]) -> dict:
