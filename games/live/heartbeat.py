@@ -9,6 +9,14 @@ need) and sends each registered socket its table's heartbeat straight down the
 socket, not through the channel layer, so it still arrives while the layer is down.
 A task per socket made a database trip per socket: 80 a second with 800 sockets at
 the default period, queued ahead of the game actions (the load test's latency tail).
+
+The same beat keeps this process's socket rows alive (games.live.presence): each
+socket is registered for that at connect (:func:`heartbeat_alive`), before its first
+snapshot, and the rows are marked on the loop's own connection (games.live.action_pool)
+first, not behind the database thread. When that thread was busy for longer than the
+rows' staleness (800 sockets connecting and 200 deals at once: the load test at 200
+tables), the sweeper took live sockets for a dead process's, and put their seats in
+托管 for the server's own slowness (issue #12).
 """
 
 from __future__ import annotations
@@ -22,8 +30,10 @@ from dataclasses import dataclass, field
 from channels.db import database_sync_to_async
 from django.conf import settings
 from django.db.models import OuterRef, Subquery
+from django.utils import timezone
 
-from games.live.socket_rows import sockets_seen
+from games.live import action_pool
+from games.live.socket_rows import SEEN_SQL, sockets_seen
 from games.models import GameRecord, Table
 
 logger = logging.getLogger(__name__)
@@ -45,12 +55,15 @@ def table_positions(table_ids: Iterable[int]) -> dict[int, tuple[int | None, int
     return {table: (game, seq or 0) for table, game, seq in rows}
 
 
-def _beat_reads(table_ids: list[int], channels: list[str]) -> dict[int, tuple[int | None, int]]:
-    """One trip to the database thread per beat: the tables' positions, and this
-    process's socket rows marked alive (games.live.presence)."""
-    if channels:
-        sockets_seen(channels)
-    return table_positions(table_ids)
+async def _mark_alive(channels: list[str]) -> None:
+    """This process's socket rows marked alive: on the loop's own connection where
+    there is one, else on the database thread (SQLite under ``make run``)."""
+    if not channels:
+        return
+    if action_pool.enabled():
+        await action_pool.execute(SEEN_SQL, {"channels": channels, "now": timezone.now()})
+    else:
+        await database_sync_to_async(sockets_seen)(channels)
 
 
 def heartbeat_text(game: int | None, seq: int) -> str:
@@ -61,6 +74,8 @@ def heartbeat_text(game: int | None, seq: int) -> str:
 class _Beat:
     """The heartbeat of one event loop: its sockets by table, and its task."""
     sockets: dict[int, dict[object, Send]] = field(default_factory=dict)
+    alive: dict[object, str] = field(default_factory=dict)  # socket -> its channel name
+    reading: asyncio.Future | None = None  # the tables' positions being read
     sending: dict[object, asyncio.Future] = field(default_factory=dict)
     task: asyncio.Task | None = None
 
@@ -77,13 +92,28 @@ def heartbeat_join(*, table_id: int, socket: object, send: Send) -> None:
     snapshot; ``heartbeat_leave`` when it goes."""
     if float(settings.GAMES_HEARTBEAT_SECONDS) <= 0:
         return
+    beat = _running_beat()
+    beat.sockets.setdefault(table_id, {})[socket] = send
+
+
+def heartbeat_alive(*, socket: object, channel: str) -> None:
+    """Keep the presence row of ``socket`` (named ``channel``) alive from now on, on
+    every beat, until ``heartbeat_leave``: call at connect, once the row is written
+    (no heartbeat: rows never go stale, nothing to do)."""
+    if float(settings.GAMES_HEARTBEAT_SECONDS) <= 0:
+        return
+    _running_beat().alive[socket] = channel
+
+
+def _running_beat() -> _Beat:
+    """The running loop's heartbeat, its task started if it is not running."""
     loop = asyncio.get_running_loop()
     for old in [old for old in _beats if old.is_closed()]:
         del _beats[old]
     beat = _beats.setdefault(loop, _Beat())
-    beat.sockets.setdefault(table_id, {})[socket] = send
     if beat.task is None or beat.task.done():
         beat.task = loop.create_task(_beat_forever(loop, beat))
+    return beat
 
 
 def heartbeat_leave(*, table_id: int, socket: object) -> None:
@@ -92,6 +122,7 @@ def heartbeat_leave(*, table_id: int, socket: object) -> None:
         beat = _beats[asyncio.get_running_loop()]
     except (KeyError, RuntimeError):
         return
+    beat.alive.pop(socket, None)
     table = beat.sockets.get(table_id)
     if table is not None:
         table.pop(socket, None)
@@ -109,25 +140,32 @@ def heartbeat_sockets() -> dict[int, set]:
 async def _beat_forever(loop: asyncio.AbstractEventLoop, beat: _Beat) -> None:
     period = float(settings.GAMES_HEARTBEAT_SECONDS)
     try:
-        while beat.sockets:
+        while beat.sockets or beat.alive:
             await asyncio.sleep(period)
-            if not beat.sockets:
+            if not (beat.sockets or beat.alive):
                 break
             try:
-                # The channel names of the sockets here (consumers have one).
-                channels = [channel for sockets in beat.sockets.values() for socket in sockets
-                            if (channel := getattr(socket, "channel_name", None))]
-                positions = await database_sync_to_async(_beat_reads)(list(beat.sockets),
-                                                                      channels)
+                await _mark_alive(list(beat.alive.values()))
             except Exception:  # a database hiccup: the next beat tries again
-                logger.exception("table heartbeat: reading the tables failed")
-                continue
-            _send_all(beat, positions)
+                logger.exception("table heartbeat: marking the sockets alive failed")
+            # The read waits its turn on the database thread; the next beat's marking
+            # must not wait for it. A beat whose previous read is still queued skips.
+            if beat.sockets and (beat.reading is None or beat.reading.done()):
+                beat.reading = asyncio.ensure_future(_read_and_send(beat))
     finally:
         # Nothing awaits between the last check and here: a socket joining now finds
         # the task done and starts a new one.
-        if _beats.get(loop) is beat and not beat.sockets:
+        if _beats.get(loop) is beat and not (beat.sockets or beat.alive):
             del _beats[loop]
+
+
+async def _read_and_send(beat: _Beat) -> None:
+    try:
+        positions = await database_sync_to_async(table_positions)(list(beat.sockets))
+    except Exception:  # a database hiccup: the next beat tries again
+        logger.exception("table heartbeat: reading the tables failed")
+        return
+    _send_all(beat, positions)
 
 
 def _send_all(beat: _Beat, positions: dict[int, tuple[int | None, int]]) -> None:

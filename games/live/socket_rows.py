@@ -30,3 +30,9 @@ def live_sockets():
 def sockets_seen(channels: list[str]) -> int:
     """The heartbeat of the process holding ``channels``: its rows are alive."""
     return TableSocket.objects.filter(channel__in=channels).update(seen_at=timezone.now())
+
+
+# The same update in one statement for the event loop's own connection
+# (games.live.action_pool): parameters ``channels`` (a list) and ``now``.
+SEEN_SQL = (f"UPDATE {TableSocket._meta.db_table} SET seen_at = %(now)s "
+            f"WHERE channel = ANY(%(channels)s)")

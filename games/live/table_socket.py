@@ -30,7 +30,7 @@ from games.live import (
 from games.live.broadcast import announce_table, seat_group, table_group
 from games.live.dispatch import DirectDispatchMixin
 from games.live.frames import parse_frame
-from games.live.heartbeat import heartbeat_join, heartbeat_leave
+from games.live.heartbeat import heartbeat_alive, heartbeat_join, heartbeat_leave
 from games.live.hints import game_hints
 from games.live.inprocess_sweeps import ensure_sweeper
 from games.live.language import connection_language
@@ -87,6 +87,7 @@ class TableConsumer(DirectDispatchMixin, AsyncJsonWebsocketConsumer):
             await self.channel_layer.group_add(table_group(self.table_id), self.channel_name)
             await db(presence.socket_opened)(user_id=user.pk, table_id=self.table_id,
                                              channel=self.channel_name)
+            heartbeat_alive(socket=self, channel=self.channel_name)
             await self._follow_seat()
             await self._send_snapshot()
             self._start_heartbeat()

@@ -3,10 +3,11 @@ every table socket of the process hears its own table's game and seq, read for a
 tables in one query per beat (one trip to the database thread, not one per socket)."""
 
 import asyncio
+import threading
 from datetime import timedelta
 
 import pytest
-from django.db import connection
+from django.db import connection, connections
 from django.test.utils import CaptureQueriesContext
 from django.utils import timezone
 
@@ -230,3 +231,52 @@ def test_each_beat_marks_this_processs_socket_rows_alive(settings):
         return seen
 
     assert run(scenario) > long_ago + timedelta(minutes=59)
+
+
+@pytest.mark.django_db(transaction=True)
+def test_rows_stay_alive_while_the_database_thread_is_busy(settings):
+    """The beat marks the rows on the loop's own connection: a database thread held
+    by other work (a burst of deals and snapshots) must not let a live process's rows
+    go stale, or the sweeper would put its players in 托管 for the server's slowness."""
+    settings.GAMES_HEARTBEAT_SECONDS = PERIOD
+    alice, table_a = table_of("alice")
+    long_ago = timezone.now() - timedelta(hours=1)
+    release = threading.Event()
+
+    def hold_the_database_thread():
+        release.wait(RECEIVE_SECONDS)
+
+    async def scenario():
+        (a,) = await connect_all(table_a, alice)
+        await db(TableSocket.objects.update)(seen_at=long_ago)
+        holding = asyncio.ensure_future(db(hold_the_database_thread)())
+        try:
+            # Twice: a beat's read of the tables now waits on the held thread, and the
+            # beats after it must not wait for that read.
+            for _ in range(2):
+                await until(lambda: _elsewhere(lambda: TableSocket.objects.get(user=alice)
+                                               .seen_at) > long_ago + timedelta(minutes=59))
+                _elsewhere(lambda: TableSocket.objects.update(seen_at=long_ago))
+        finally:
+            release.set()
+            await holding
+        await a.close()
+
+    run(scenario)
+
+
+def _elsewhere(query):
+    """``query()`` run in a fresh thread, on a connection of its own: not on the
+    database thread the test holds."""
+    result = []
+
+    def work():
+        try:
+            result.append(query())
+        finally:
+            connections.close_all()
+
+    worker = threading.Thread(target=work)
+    worker.start()
+    worker.join()
+    return result[0]
