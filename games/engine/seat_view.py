@@ -201,6 +201,7 @@ class FollowsView:
     a snapshot has brought a view."""
 
     view: View | None = None
+    heard: dict | None = None  # the last heartbeat (see behind)
 
     @property
     def game_id(self) -> int | None:
@@ -231,10 +232,19 @@ class FollowsView:
         return self.view["status"] if self.view else None
 
     def behind(self, heartbeat: dict) -> bool:
-        """Whether a ``heartbeat`` (docs/protocol.md) shows the table ahead of this
-        view: a game this client has not seen, or a seq past its own. Events were
-        lost on the way (issue #11: the channel layer failed silently), and only a
-        snapshot can repair the view."""
+        """Whether, at this ``heartbeat`` (docs/protocol.md), the view is still short of
+        where the *previous* heartbeat put the table. A heartbeat goes straight down
+        the socket and may overtake events still on their way through the channel
+        layer, so one reading ahead of the view says nothing; a whole period later
+        those events have come, and a view still short of it lost some (issue #11)
+        that only a snapshot can repair. Asking at the first reading ahead sent every
+        client of a busy server for a snapshot each period (issue #12)."""
+        previous, self.heard = self.heard, heartbeat
+        return previous is not None and self.ahead(previous)
+
+    def ahead(self, heartbeat: dict) -> bool:
+        """Whether ``heartbeat`` shows the table ahead of this view: a game this client
+        has not seen, or a seq past its own."""
         game = heartbeat.get("game")
         if game is None:
             return False  # a table that has never dealt: nothing to have missed

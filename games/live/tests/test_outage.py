@@ -172,6 +172,9 @@ def test_a_client_whose_events_were_dropped_resyncs_on_the_heartbeat(settings):
         await a.play_turn()
         record = await marked(game_id)
         ahead = await a.expect("heartbeat", lambda m: m["seq"] == record.seq)
+        # The first reading ahead may have overtaken events on their way; a period
+        # later, still short of it, the client knows they were lost.
+        await a.expect("heartbeat")
         ahead_flag = a.need_snapshot
         await a.send({"type": "snapshot", "ref": "beat"})
         await a.expect("snapshot", lambda m: m.get("ref") == "beat")
@@ -185,15 +188,30 @@ def test_a_client_whose_events_were_dropped_resyncs_on_the_heartbeat(settings):
     assert after == record.seq  # the snapshot brought what the layer lost
 
 
-def test_behind_reads_a_heartbeat_as_the_clients_do():
+def test_ahead_reads_a_heartbeat_as_the_clients_do():
     view = FollowsView()
-    assert not view.behind({"type": "heartbeat", "game": None, "seq": 0})
-    assert view.behind({"type": "heartbeat", "game": 3, "seq": 1})  # no view yet
+    assert not view.ahead({"type": "heartbeat", "game": None, "seq": 0})
+    assert view.ahead({"type": "heartbeat", "game": 3, "seq": 1})  # no view yet
     view.view = {"id": 7, "seq": 12}
-    assert view.behind({"type": "heartbeat", "game": 7, "seq": 13})
-    assert view.behind({"type": "heartbeat", "game": 8, "seq": 1})
-    assert not view.behind({"type": "heartbeat", "game": 7, "seq": 12})
-    assert not view.behind({"type": "heartbeat", "game": 6, "seq": 99})  # an old reading
+    assert view.ahead({"type": "heartbeat", "game": 7, "seq": 13})
+    assert view.ahead({"type": "heartbeat", "game": 8, "seq": 1})
+    assert not view.ahead({"type": "heartbeat", "game": 7, "seq": 12})
+    assert not view.ahead({"type": "heartbeat", "game": 6, "seq": 99})  # an old reading
+
+
+def test_behind_only_when_still_short_of_the_previous_heartbeat():
+    """A heartbeat may overtake events on their way through the channel layer: only a
+    view still short of a reading a whole period later lost events (issue #12)."""
+    view = FollowsView()
+    view.view = {"id": 7, "seq": 12}
+    assert not view.behind({"type": "heartbeat", "game": 7, "seq": 14})  # maybe in flight
+    view.view["seq"] = 14  # they came
+    assert not view.behind({"type": "heartbeat", "game": 7, "seq": 16})
+    assert view.behind({"type": "heartbeat", "game": 7, "seq": 16})  # still at 14: lost
+    view.view = {"id": 7, "seq": 16}  # a snapshot repaired it
+    assert not view.behind({"type": "heartbeat", "game": 7, "seq": 16})
+    assert not view.behind({"type": "heartbeat", "game": 8, "seq": 1})  # a new deal...
+    assert view.behind({"type": "heartbeat", "game": 8, "seq": 2})  # ...never heard of
 
 
 @pytest.mark.django_db(transaction=True)

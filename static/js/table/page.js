@@ -88,6 +88,7 @@ export const state = {
   hintIndex: -1,
   hintPending: false,
   snapshotAskedAt: 0,
+  heardBeat: null, // the last heartbeat (sync.js)
   noticeTimer: null,
   bombTimer: null, // the bomb banner's
   pointerHandled: false, // a pointer already toggled the card its click is for

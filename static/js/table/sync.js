@@ -41,13 +41,18 @@ export function receive(message) {
     case "hints":
       applyHints(message);
       break;
-    case "heartbeat":
+    case "heartbeat": {
       // The table's game and seq, sent by the socket itself: the channel layer may have
-      // lost events without leaving a gap this page could see.
-      if (heartbeatAhead(message, state.gameId, state.seq)) {
+      // lost events without leaving a gap this page could see. A heartbeat may overtake
+      // events still on their way, so the page compares itself with the previous one:
+      // a whole period later, a page still short of that reading lost some.
+      const previous = state.heardBeat;
+      state.heardBeat = message;
+      if (previous && heartbeatAhead(previous, state.gameId, state.seq)) {
         askSnapshot();
       }
       break;
+    }
     case "error":
       showNotice(message.message, "error");
       if (message.ref && String(message.ref).startsWith("hint")) {

@@ -45,19 +45,32 @@ beforeEach(() => {
   state.gameId = 7;
   state.seq = 12;
   state.snapshotAskedAt = 0;
+  state.heardBeat = null;
 });
 
-test("a heartbeat ahead of the page's seq asks for a snapshot", () => {
+test("a page still short of the previous heartbeat's seq a period later asks for a snapshot", () => {
+  receive({ type: "heartbeat", game: 7, seq: 15 });
+  assert.deepEqual(socket.sent, []); // events may still be on their way
   receive({ type: "heartbeat", game: 7, seq: 15 });
   assert.deepEqual(socket.sent, [{ type: "snapshot" }]);
 });
 
-test("a heartbeat of a later game asks for a snapshot", () => {
+test("a heartbeat that overtook events the page then receives asks for nothing", () => {
+  receive({ type: "heartbeat", game: 7, seq: 15 });
+  state.seq = 15; // the events arrived within the period
+  receive({ type: "heartbeat", game: 7, seq: 18 });
+  assert.deepEqual(socket.sent, []);
+});
+
+test("a page still without the previous heartbeat's later game asks for a snapshot", () => {
   receive({ type: "heartbeat", game: 8, seq: 1 });
+  assert.deepEqual(socket.sent, []);
+  receive({ type: "heartbeat", game: 8, seq: 3 });
   assert.deepEqual(socket.sent, [{ type: "snapshot" }]);
 });
 
 test("a heartbeat level with the page asks for nothing", () => {
+  receive({ type: "heartbeat", game: 7, seq: 12 });
   receive({ type: "heartbeat", game: 7, seq: 12 });
   assert.deepEqual(socket.sent, []);
 });
@@ -65,6 +78,7 @@ test("a heartbeat level with the page asks for nothing", () => {
 test("a heartbeat read before the page's newer events asks for nothing", () => {
   receive({ type: "heartbeat", game: 7, seq: 10 });
   receive({ type: "heartbeat", game: 6, seq: 40 });
+  receive({ type: "heartbeat", game: 7, seq: 11 });
   assert.deepEqual(socket.sent, []);
 });
 
