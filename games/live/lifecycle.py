@@ -70,6 +70,9 @@ def game_start(table: Table, seats: list[Seat]) -> GameRecord:
     room = table.room
     rules = room.rule_set.as_rule_set()
     players = [seat.user_id for seat in seats]
+    # Each player's sockets listen on the group of the seat they sat in before the deal
+    # until the `table` message moves them: a 明牌 swap moves two players below.
+    listening = {seat.user_id: seat.index for seat in seats}
     stake = _tcy_stake(room, rules, players) if rules.players == 2 else 1
     game = Game.deal(rules, players, _deal_seed(table), table.last_result, stake=stake,
                      coins=room.is_coins, escape_mode=room.escape_mode)
@@ -109,7 +112,11 @@ def game_start(table: Table, seats: list[Seat]) -> GameRecord:
     wallets = coin_wallets(record.players)
     for seat, snapshot in enumerate(_deal_snapshots(table, record, game)):
         user_id = record.players[seat]
-        send_after_commit(seat_group(table.pk, seat), {
+        # To the group the player's sockets are in now, so that a swapped player's
+        # socket gets its own snapshot too rather than reading it on the database
+        # thread: at a cold start that read queued for tens of seconds, and every
+        # event of the table waited behind it in the socket (issue #12).
+        send_after_commit(seat_group(table.pk, listening[user_id]), {
             "type": "game.snapshot", "game": record.pk, "user": user_id,
             "snapshot": snapshot, "wallet": wallets[user_id]})
     announce_seats(table.pk, table.room_id)

@@ -94,7 +94,7 @@ def test_each_seat_hears_at_the_deal_the_snapshot_it_reads_right_after(monkeypat
         assert seat_heard["game"]["deadline"] is not None
 
 
-def test_each_seat_group_carries_its_own_players_hand_only_and_a_moved_socket_reads_its_own(
+def test_each_players_hand_goes_to_the_group_their_sockets_are_in_even_after_a_swap(
         monkeypatch, reads):
     monkeypatch.setattr("games.live.lifecycle._deal_seed", lambda table: SEED_WITH_SWAP)
     room = make_room()
@@ -127,7 +127,9 @@ def test_each_seat_group_carries_its_own_players_hand_only_and_a_moved_socket_re
     record = GameRecord.objects.get()
     assert events_of(record.pk, "swap")[0]["seats"] == [0, 3] and record.players[3] == alice.pk
     hands = [seat_read["game"]["hand"] for seat_read in read]
-    for seat, message in enumerate(carried):
+    before_swap = {0: 3, 3: 0, 1: 1, 2: 2}  # seat listened on -> the seat its player took
+    for listened, message in enumerate(carried):
+        seat = before_swap[listened]
         assert message["type"] == "game.snapshot" and message["game"] == record.pk
         assert message["user"] == record.players[seat]
         assert as_sent(message["snapshot"]) == read[seat]
@@ -136,9 +138,9 @@ def test_each_seat_group_carries_its_own_players_hand_only_and_a_moved_socket_re
         for other, hand in enumerate(hands):
             if other != seat:
                 assert not set(hand) & set(message["snapshot"]["game"]["hand"])
-    # alice's socket was still in seat 0's group when seat 0's message (now the bot's
-    # hand) came: it read her own snapshot instead. bob's seat did not move: no read.
-    assert reads_at_the_deal == [(table_id, alice.pk)]
+    # alice's socket was still in seat 0's group at the deal, and her own hand (seat 3's
+    # now) came there: no socket read its snapshot from the database.
+    assert reads_at_the_deal == []
     games = [message["game"] for message in alice_heard
              if message["type"] == "snapshot" and message["game"]]
     assert games and all(game["seat"] == 3 and game["hand"] == hands[3] for game in games)
