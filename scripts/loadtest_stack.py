@@ -51,6 +51,7 @@ def run_project(args: argparse.Namespace, out: str) -> int:
         command = [PY, os.path.join(ROOT, "scripts", "loadtest.py"), "--plan", plan_file,
                    "--tables", str(args.tables), "--think", str(args.think),
                    "--warmup", str(args.warmup), "--window", str(args.window),
+                   "--deal-timeout", str(args.deal_timeout),
                    "--label", "project", "--json-out", out]
         for port in args.web_ports:
             command += ["--url", f"ws://127.0.0.1:{port}"]
@@ -105,6 +106,9 @@ def main() -> None:
     parser.add_argument("--warmup", type=float, default=10,
                         help="seconds between the last table's first deal and the window")
     parser.add_argument("--think", type=float, default=1.0)
+    parser.add_argument("--deal-timeout", type=float, default=240,
+                        help="seconds for every table's first deal (a cold start: all "
+                             "players ready at once; about 60 s for 200 tables here)")
     parser.add_argument("--env", action="append", default=[], metavar="NAME=VALUE",
                         help="an extra environment variable for the stack's processes")
     parser.add_argument("--web-arg", action="append", default=[], metavar="ARG",

@@ -32,6 +32,8 @@ def add_stack_arguments(parser: argparse.ArgumentParser, *, web_ports: list[int]
     """The options every owned stack takes (ports, PostgreSQL, --keep-db)."""
     parser.add_argument("--web-ports", type=int, nargs=2, default=web_ports)
     parser.add_argument("--redis-port", type=int, default=redis_port)
+    parser.add_argument("--worker-log-level", default="WARNING",
+                        help="the Celery worker's (INFO logs every task and its duration)")
     parser.add_argument("--pg-host", default="127.0.0.1")
     parser.add_argument("--pg-port", type=int, default=5432)
     parser.add_argument("--pg-user", default="postgres")
@@ -84,7 +86,7 @@ class Stack:
             "web0": web + [str(self.args.web_ports[0])],
             "web1": web + [str(self.args.web_ports[1])],
             "worker": [os.path.join(BIN, "celery"), "-A", "shuangkou_site", "worker", "-c", "1",
-                       "--without-gossip", "--without-mingle", "-l", "WARNING"],
+                       "--without-gossip", "--without-mingle", "-l", self.args.worker_log_level],
             "beat": [os.path.join(BIN, "celery"), "-A", "shuangkou_site", "beat", "-l", "WARNING",
                      "-s", os.path.join(self.dir, "celerybeat-schedule"),
                      "--pidfile", os.path.join(self.dir, "beat.pid")],
