@@ -41,10 +41,21 @@ export function connect(path, { onMessage, onStatus }) {
       return;
     }
     onStatus("closed", "reconnecting");
-    const delay = Math.min(10000, 500 * 2 ** retry);
+    const delay = reconnectDelay(retry);
     retry += 1;
     window.setTimeout(() => connect(path, { onMessage, onStatus }), delay);
   });
+}
+
+/**
+ * Milliseconds to wait before reconnect number ``retry`` (0 first): a ceiling doubling
+ * from 0.5 s to 10 s, and a draw between half of it and all of it (``random`` in
+ * [0, 1)). A restarted server process drops every page it held at once; without the
+ * draw they would all come back at the same instants, each with a snapshot to read.
+ */
+export function reconnectDelay(retry, random = Math.random()) {
+  const ceiling = Math.min(10000, 500 * 2 ** retry);
+  return Math.round(ceiling / 2 + (random * ceiling) / 2);
 }
 
 /** Sends ``message`` if the socket is open; returns whether it was sent. */
