@@ -7,6 +7,7 @@ from __future__ import annotations
 import asyncio
 import json
 import logging
+from dataclasses import dataclass
 import time
 
 from channels.db import database_sync_to_async
@@ -63,11 +64,6 @@ class TableConsumer(DirectDispatchMixin, AsyncJsonWebsocketConsumer):
             await self.accept()
             await self.close(code=4401)
             return
-        refusal = await db(_connect_refusal)(user, self.table_id)
-        if refusal is not None:
-            await self.accept()
-            await self.close(code=refusal)
-            return
         address = socket_caps.client_address(self.scope)
         if not socket_caps.admit(user.pk, address):
             await self.accept()
@@ -81,14 +77,23 @@ class TableConsumer(DirectDispatchMixin, AsyncJsonWebsocketConsumer):
         self.rate_burst = float(settings.GAMES_SOCKET_RATE["burst"])
         self.tokens = self.rate_burst
         self.refilled = clock()
+        # The handshake first, the database after: a client must not wait for its
+        # handshake behind the database thread (at a cold start of 400 tables that
+        # queue outlasted the load client's 30 s open timeout). Refusals close with
+        # their code once the one read below says so.
         await self.accept()
         ensure_sweeper()
+        self.opened = True  # from here disconnect undoes what opening may have done
         try:
-            await self.channel_layer.group_add(table_group(self.table_id), self.channel_name)
-            await db(presence.socket_opened)(user_id=user.pk, table_id=self.table_id,
-                                             channel=self.channel_name)
+            opened = await db(_open_socket)(user, self.table_id, self.channel_name)
+            if isinstance(opened, Refusal):
+                self.opened = False
+                await self.close(code=opened.code)
+                return
             heartbeat_alive(socket=self, channel=self.channel_name)
-            await self._follow_seat()
+            # Both groups before the snapshot is read, so no event falls between them.
+            await self.channel_layer.group_add(table_group(self.table_id), self.channel_name)
+            await self._join_seat(opened)
             await self._send_snapshot()
             self._start_heartbeat()
         except Exception:
@@ -105,13 +110,14 @@ class TableConsumer(DirectDispatchMixin, AsyncJsonWebsocketConsumer):
             return
         socket_caps.release(*self.admitted)
         del self.admitted
+        if not self.opened:
+            return  # refused: no row, no group, no seat
         await self.channel_layer.group_discard(table_group(self.table_id), self.channel_name)
         if self.seat is not None:
             await self.channel_layer.group_discard(seat_group(self.table_id, self.seat),
                                                    self.channel_name)
-        # Every socket has a presence row (or, if connecting failed before it was
-        # written, none to remove): the seat is away only when its user's last socket
-        # at the table has closed (games.live.presence).
+        # Every opened socket has a presence row: the seat is away only when its user's
+        # last socket at the table has closed (games.live.presence).
         await db(presence.socket_closed)(user_id=self.user_id, table_id=self.table_id,
                                          channel=self.channel_name)
 
@@ -371,6 +377,22 @@ def _seat_of(user_id: int, table_id: int) -> int | None:
         if Seat.objects.filter(pk=seat.pk, connected=False).update(connected=True):
             announce_table(table_id)
     return seat.index if seat else None
+
+
+@dataclass(frozen=True)
+class Refusal:
+    code: int
+
+
+def _open_socket(user: User, table_id: int, channel: str) -> Refusal | int | None:
+    """A socket opening ``table_id``, in one trip to the database thread: its refusal,
+    or its presence row written (games.live.presence) and the seat its user holds here
+    (None: watching)."""
+    refusal = _connect_refusal(user, table_id)
+    if refusal is not None:
+        return Refusal(refusal)
+    presence.socket_opened(user_id=user.pk, table_id=table_id, channel=channel)
+    return _seat_of(user.pk, table_id)
 
 
 def _connect_refusal(user: User, table_id: int) -> int | None:
