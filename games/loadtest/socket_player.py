@@ -57,6 +57,12 @@ class Stats:
 
 
 class BotClient(FollowsView):
+    """One seat of the load test. Like the table page, it says ready once the table is
+    on screen (the snapshot the server sends on connect), not at the handshake: uvicorn
+    stops reading a socket while a message waits for the app, pings included, so a
+    ready sent while the server was still opening the socket (its database thread busy
+    with a cold start) left the client's keepalive pings unanswered."""
+
     def __init__(self, url: str, session: str, origin: str, stats: Stats, *,
                  ruleset: str = "qq", think: float = 1.0, jitter: float = 0.5,
                  seats: int = 4, rng: random.Random | None = None) -> None:
@@ -88,6 +94,7 @@ class BotClient(FollowsView):
         async with connect(self.url, origin=self.origin, additional_headers=headers,
                            open_timeout=30, max_queue=256) as socket:
             self.socket = socket
+            await self._handle(json.loads(await socket.recv()))  # the table, on connect
             await self._send({"type": "ready"})
             async for raw in socket:
                 message = json.loads(raw)
@@ -233,6 +240,7 @@ class ReconnectingBotClient(BotClient):
         async with connect(self.url, origin=self.origin, additional_headers=headers,
                            open_timeout=10, max_queue=256) as socket:
             self.socket = socket
+            await self._handle(json.loads(await socket.recv()))  # the table, on connect
             self._heard = time.perf_counter()
             if first or not self.playing:
                 await self._send({"type": "ready"})
