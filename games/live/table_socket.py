@@ -7,8 +7,8 @@ from __future__ import annotations
 import asyncio
 import json
 import logging
-from dataclasses import dataclass
 import time
+from dataclasses import dataclass
 
 from channels.db import database_sync_to_async
 from channels.exceptions import StopConsumer
