@@ -100,6 +100,12 @@ def position_from_events(events: list[dict], seat: int) -> Position:
         game = Game.replay(events)
     except Exception as error:  # a log the engine cannot fold
         raise ValueError(f"the event log does not replay: {error}") from None
+    return position_from_game(game, seat)
+
+
+def position_from_game(game: Game, seat: int) -> Position:
+    """The position of ``seat`` in a running game: its own hand and the public state
+    only (what :func:`position_from_events` gives, without replaying the log)."""
     if game.status != "playing":
         raise ValueError("the game is not running")
     if not isinstance(seat, int) or isinstance(seat, bool) or not 0 <= seat < game.rules.players:
@@ -107,7 +113,7 @@ def position_from_events(events: list[dict], seat: int) -> Position:
     if game.turn != seat:
         raise ValueError(f"it is seat {game.turn}'s turn, not seat {seat}'s")
     history = []
-    for event in events:
+    for event in game.events:
         if event["type"] == "play":
             history.append((event["seat"], counts_of(_CARD_BY_CODE[c] for c in event["cards"])))
         elif event["type"] == "pass":
