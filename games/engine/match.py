@@ -16,7 +16,7 @@ import math
 import statistics
 import sys
 from collections import Counter
-from time import perf_counter
+from time import perf_counter, thread_time
 
 from .ai import BOTS, decide, position_from_game
 from .game import Game
@@ -30,17 +30,19 @@ def play_game(ruleset: str, deal_seed: str, bots: list[str], *, seed: int,
     """One game of a deal with a bot per seat (after any 明牌 swap)."""
     rules = PRESETS[ruleset]
     game = Game.deal(rules, list(range(rules.players)), deal_seed)
-    times: list[float] = []
+    times: list[float] = []  # CPU ms of the searching bot's decisions
+    wall: list[float] = []
     step = 0
     while game.status == "playing":
         seat = game.turn
         bot = bots[seat]
         position = position_from_game(game, seat)
-        started = perf_counter()
+        started, cpu = perf_counter(), thread_time()
         action = decide(position, bot=bot, seed=seed * 7919 + step, budget_ms=budget_ms,
                         max_samples=max_samples)
         if bot == "strong":
-            times.append((perf_counter() - started) * 1000)
+            times.append((thread_time() - cpu) * 1000)
+            wall.append((perf_counter() - started) * 1000)
         step += 1
         if action == "pass":
             game.pass_turn(seat, by="bot")
@@ -48,7 +50,8 @@ def play_game(ruleset: str, deal_seed: str, bots: list[str], *, seed: int,
             game.play(seat, action, by="bot")
     result = game.result
     return {"scores": result.scores, "kou": result.kou, "finish": result.finish,
-            "bombs": [(bomb.seat, bomb.stars) for bomb in game.bombs], "times": times}
+            "bombs": [(bomb.seat, bomb.stars) for bomb in game.bombs], "times": times,
+            "wall": wall}
 
 
 def play_deal(args: tuple) -> dict:
@@ -112,6 +115,7 @@ def summarise(results: list[dict], **info) -> dict:
     bombs: Counter[int] = Counter()
     bombs_a: Counter[int] = Counter()
     times: list[float] = []
+    wall: list[float] = []
     wins = 0
     for result in results:
         for game in result["games"]:
@@ -125,11 +129,8 @@ def summarise(results: list[dict], **info) -> dict:
                 if team_of(seat, players) == game["a_team"]:
                     bombs_a[stars] += 1
             times.extend(game["times"])
-    times.sort()
-    decision_ms = ({"median": round(statistics.median(times), 1),
-                    "p99": round(times[min(len(times) - 1, math.ceil(0.99 * len(times)) - 1)], 1),
-                    "count": len(times)}
-                   if times else {"median": None, "p99": None, "count": 0})
+            wall.extend(game["wall"])
+    decision_ms = _spread(times)
     names = ("double", "single", "draw")
     return {
         **info, "deals": deals, "games": 2 * deals,
@@ -142,7 +143,18 @@ def summarise(results: list[dict], **info) -> dict:
         "bombs_by_stars": {str(stars): bombs[stars] for stars in sorted(bombs)},
         "bombs_by_stars_a": {str(stars): bombs_a[stars] for stars in sorted(bombs_a)},
         "decision_ms": decision_ms,
+        "decision_wall_ms": _spread(wall),
     }
+
+
+def _spread(times: list[float]) -> dict:
+    """Median and p99 (nearest rank) of decision times in ms."""
+    if not times:
+        return {"median": None, "p99": None, "count": 0}
+    times = sorted(times)
+    p99 = times[min(len(times) - 1, math.ceil(0.99 * len(times)) - 1)]
+    return {"median": round(statistics.median(times), 1), "p99": round(p99, 1),
+            "count": len(times)}
 
 
 def main(argv: list[str] | None = None) -> None:
@@ -189,6 +201,8 @@ def format_report(report: dict) -> str:
     lines.append(f"bombs by stars: {bombs or 'none'}")
     times = report["decision_ms"]
     if times["count"]:
-        lines.append(f"strong decisions: {times['count']}, median {times['median']} ms, "
-                     f"p99 {times['p99']} ms")
+        wall = report["decision_wall_ms"]
+        lines.append(f"strong decisions: {times['count']}, CPU median {times['median']} ms, "
+                     f"p99 {times['p99']} ms (wall median {wall['median']} ms, "
+                     f"p99 {wall['p99']} ms)")
     return "\n".join(lines)
