@@ -44,8 +44,9 @@ from .cards import (
     unpack,
 )
 from .game import _CARD_BY_CODE, HAND_SIZE, Game
-from .moves import legal_moves
+from .moves import has_beating_play, legal_moves
 from .patterns import Reading, best_beating
+from .records import reading_from_dict
 from .rulesets import RuleSet
 from .scoring import BombRecord, bomb_record, score_places, score_tcy
 
@@ -71,6 +72,9 @@ class Position:
     finish: tuple[int, ...]  # seats out so far, in order
     history: tuple[tuple[int, Counts | None], ...]  # (seat, cards) or (seat, None) for a pass
     bombs: tuple[BombRecord, ...] = field(default=())
+    # Every pass: (its index in history, the reading passed over, who played that,
+    # whether the system passed because nothing in the hand beat it: auto-pass).
+    passes_over: tuple[tuple[int, Reading, int, bool], ...] = field(default=())
 
     @property
     def partner_winning(self) -> bool:
@@ -115,11 +119,17 @@ def position_from_game(game: Game, seat: int) -> Position:
     if game.turn != seat:
         raise ValueError(f"it is seat {game.turn}'s turn, not seat {seat}'s")
     history = []
+    passes_over = []
+    over: tuple[Reading, int] | None = None
     for event in game.events:
         if event["type"] == "play":
             history.append((event["seat"], counts_of(_CARD_BY_CODE[c] for c in event["cards"])))
+            over = (reading_from_dict(event["reading"], game.rules), event["seat"])
         elif event["type"] == "pass":
+            passes_over.append((len(history), *over, event.get("by") == "auto"))
             history.append((event["seat"], None))
+        elif event["type"] == "trick":
+            over = None
     current = game.current
     return Position(
         rules=game.rules, seat=seat, seats=game.rules.players, hand=game.counts[seat],
@@ -129,7 +139,7 @@ def position_from_game(game: Game, seat: int) -> Position:
                        if current else None),
         current_seat=current["seat"] if current else None, passes=game.passes,
         leader=game.leader, finish=tuple(game.finish), history=tuple(history),
-        bombs=tuple(game.bombs))
+        bombs=tuple(game.bombs), passes_over=tuple(passes_over))
 
 
 def position_from_actions(rules: RuleSet, seat: int, hand, leader: int,
@@ -180,6 +190,7 @@ class _Public:
         self.finish: list[int] = []
         self.history: list[tuple[int, Counts | None]] = []
         self.bombs: list[BombRecord] = []
+        self.passes_over: list[tuple[int, Reading, int, bool]] = []
         self.over = False
 
     def act(self, action) -> None:
@@ -194,6 +205,7 @@ class _Public:
         if text.strip().lower() == PASS:
             if self.current is None:
                 raise ValueError("a pass on lead")
+            self.passes_over.append((len(self.history), self.current, self.current_seat, False))
             self.history.append((who, None))
             self.passes += 1
             self._advance(who)
@@ -246,7 +258,7 @@ class _Public:
         return Position(self.rules, self.viewer, self.rules.players, self.hand,
                         tuple(self.counts), self.current, self.current_cards,
                         self.current_seat, self.passes, self.leader, tuple(self.finish),
-                        tuple(self.history), tuple(self.bombs))
+                        tuple(self.history), tuple(self.bombs), tuple(self.passes_over))
 
 
 def _decided(finish, players: int) -> bool:
@@ -501,13 +513,14 @@ def search(position: Position, *, seed: int = 0, budget_ms: int = 300,
         return {"best": only, "best_value": 0.0, "values": {only: 0.0}, "forced": True,
                 "samples": 0}
     rng = random.Random(f"ai:{seed}")
+    hints = _hints(position)
     cache: dict = {}
     values: list[list[float]] = [[] for _ in candidates]
     active = list(range(len(candidates)))
     keep_index = candidates.index(include) if must_include else None
     done = 0
     while done < samples_cap and (done == 0 or thread_time() < deadline):
-        hands = _determinize(position, rng)
+        hands = _determinize(position, rng, hints)
         roll_seed = rng.getrandbits(32)
         for index in active:
             sim = _Sim(position.rules, list(hands), position, cache)
@@ -557,22 +570,81 @@ def _legal_count(position: Position) -> int:
     return count + (position.current is not None)
 
 
-def _determinize(position: Position, rng: random.Random) -> list[Counts]:
-    """Deal the unseen cards to the other seats by their card counts."""
+def _determinize(position: Position, rng: random.Random,
+                 hints: list | None = None) -> list[Counts]:
+    """Deal the unseen cards to the other seats by their card counts; with
+    ``hints`` (see :func:`_hints`), the best of a few deals by how well they agree
+    with the passes seen."""
     pool = [rank for rank, count in enumerate(position.unseen()) for _ in range(count)]
-    rng.shuffle(pool)
-    hands = []
-    at = 0
-    for seat in range(position.seats):
-        if seat == position.seat:
-            hands.append(position.hand)
+    best = None
+    for _ in range(_DEAL_TRIES if hints else 1):
+        rng.shuffle(pool)
+        hands = []
+        at = 0
+        for seat in range(position.seats):
+            if seat == position.seat:
+                hands.append(position.hand)
+                continue
+            counts = [0] * RANK_COUNT
+            for rank in pool[at:at + position.hand_counts[seat]]:
+                counts[rank] += 1
+            at += position.hand_counts[seat]
+            hands.append(tuple(counts))
+        if not hints:
+            return hands
+        misfit = _misfit(hands, hints, position.rules)
+        if best is None or misfit < best[0]:
+            best = (misfit, hands)
+            if not misfit:
+                break
+    return best[1]
+
+
+_DEAL_TRIES = 6
+_HINTS_PER_SEAT = 6
+
+
+def _hints(position: Position) -> list:
+    """What the other seats' passes say about their hands: an auto-pass means nothing
+    in the hand beat the play (hard, weight 4); a pass over an opponent's non-bomb
+    suggests nothing of the same type beat it (soft, weight 1). Each hint is
+    (seat, cards played since, reading, weight); the latest few per seat."""
+    later: list[list[int]] = [[0] * RANK_COUNT for _ in range(position.seats)]
+    hints = []
+    taken = [0] * position.seats
+    by_index = {index: (reading, over_seat, auto)
+                for index, reading, over_seat, auto in position.passes_over}
+    for index in range(len(position.history) - 1, -1, -1):
+        seat, cards = position.history[index]
+        if cards is not None:
+            row = later[seat]
+            for rank, count in enumerate(cards):
+                row[rank] += count
             continue
-        counts = [0] * RANK_COUNT
-        for rank in pool[at:at + position.hand_counts[seat]]:
-            counts[rank] += 1
-        at += position.hand_counts[seat]
-        hands.append(tuple(counts))
-    return hands
+        if seat == position.seat or not position.hand_counts[seat] \
+                or taken[seat] >= _HINTS_PER_SEAT or index not in by_index:
+            continue
+        reading, over_seat, auto = by_index[index]
+        if auto:
+            hints.append((seat, tuple(later[seat]), reading, 4))
+        elif not reading.is_bomb and (position.seats == 2 or over_seat % 2 != seat % 2):
+            hints.append((seat, tuple(later[seat]), reading, 1))
+        else:
+            continue
+        taken[seat] += 1
+    return hints
+
+
+def _misfit(hands: list[Counts], hints: list, rules: RuleSet) -> int:
+    total = 0
+    for seat, played_since, reading, weight in hints:
+        then = tuple(a + b for a, b in zip(hands[seat], played_since))
+        if weight > 1:
+            if has_beating_play(then, reading, rules):
+                total += weight
+        elif trustee_move(then, reading, False, rules) is not None:
+            total += weight
+    return total
 
 
 def _opponent_cards(position: Position) -> int:
