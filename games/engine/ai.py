@@ -25,10 +25,11 @@ much as it would alone instead of playing worse.
 from __future__ import annotations
 
 import random
+from operator import sub
 from dataclasses import dataclass, field
 from time import thread_time
 
-from .bot import simple_player_move, trustee_move
+from .bot import _smallest_bomb, simple_player_move, trustee_move
 from .cards import (
     BIG_JOKER,
     EMPTY,
@@ -280,17 +281,21 @@ def _next_seat(counts, seat: int) -> int | None:
 # --- the rollout simulator --------------------------------------------------------------
 
 class _Sim:
-    """A lean copy of the game flow over full hands, for rollouts."""
+    """A lean copy of the game flow over full hands, for rollouts. ``cache`` is
+    shared by the rollouts of one search: readings and the rollout policy's pure
+    choices, keyed by cards and ``id`` of the reading to beat (every reading in
+    play is kept alive by the cache or the position, so ids are not reused)."""
 
-    __slots__ = ("rules", "cache", "hands", "sizes", "turn", "current", "current_seat", "passes",
-                 "finish", "bombs", "over")
+    __slots__ = ("rules", "cache", "hands", "sizes", "alive", "turn", "current",
+                 "current_seat", "passes", "finish", "bombs", "over")
 
     def __init__(self, rules: RuleSet, hands: list[Counts], position: Position,
                  cache: dict | None = None) -> None:
         self.rules = rules
         self.cache = {} if cache is None else cache
         self.hands = hands
-        self.sizes = [sum(h) for h in hands]
+        self.sizes = list(position.hand_counts)
+        self.alive = sum(1 for n in self.sizes if n)
         self.turn = position.seat
         self.current = position.current
         self.current_seat = position.current_seat
@@ -305,17 +310,17 @@ class _Sim:
             self.passes += 1
             self._advance(who)
             return
-        key = (cards, self.current)
+        key = (cards, id(self.current))
         reading = self.cache.get(key)
         if reading is None:
             reading = self.cache[key] = best_beating(cards, self.current, self.rules)
-        hand = self.hands[who]
-        self.hands[who] = tuple(h - c for h, c in zip(hand, cards))
-        self.sizes[who] -= sum(cards)
+        self.hands[who] = tuple(map(sub, self.hands[who], cards))
+        self.sizes[who] -= reading.size
         self.current, self.current_seat, self.passes = reading, who, 0
         if reading.is_bomb:
             self.bombs.append(bomb_record(who, reading))
         if not self.sizes[who]:
+            self.alive -= 1
             self.finish.append(who)
             if _decided(self.finish, self.rules.players):
                 self.over = True
@@ -325,13 +330,20 @@ class _Sim:
     def _advance(self, who: int) -> None:
         winner = self.current_seat
         sizes = self.sizes
-        others = sum(1 for s, n in enumerate(sizes) if s != winner and n)
+        others = self.alive - 1 if sizes[winner] else self.alive
         if self.passes >= others:
             self.turn = winner if sizes[winner] else (winner + 2) % 4
             self.current = self.current_seat = None
             self.passes = 0
             return
-        self.turn = _next_seat(sizes, who)
+        seats = len(sizes)
+        seat = who
+        for _ in range(seats):
+            seat = (seat + 1) % seats
+            if sizes[seat]:
+                self.turn = seat
+                return
+        self.turn = None
 
     def team_value(self, seat: int) -> float:
         """The final score of ``seat``'s team (mean of its members)."""
@@ -358,15 +370,40 @@ class _Sim:
 
 
 def _rollout(sim: _Sim, rng: random.Random, limit: int = 400) -> None:
+    """Play to the end with :func:`bot.simple_player_move` for every seat (the same
+    choices, with its pure parts memoised in the search's cache)."""
     rules = sim.rules
+    cache = sim.cache
     for _ in range(limit):
         if sim.over:
             return
         seat = sim.turn
-        cards = simple_player_move(sim.hands[seat], sim.current, sim.partner_winning(seat),
-                                   sim.opponent_cards(seat), rules, rng)
+        hand = sim.hands[seat]
+        current = sim.current
+        if current is None:
+            key = (hand, 0)
+            cards = cache.get(key, _MISSING)
+            if cards is _MISSING:
+                cards = cache[key] = simple_player_move(hand, None, False, 0, rules, None)
+        elif sim.partner_winning(seat):
+            cards = None
+        else:
+            cards = None
+            if not current.is_bomb:
+                key = (hand, id(current), 1)
+                cards = cache.get(key, _MISSING)
+                if cards is _MISSING:
+                    cards = cache[key] = trustee_move(hand, current, False, rules)
+            if cards is None and (sim.opponent_cards(seat) <= 8 or rng.random() < 0.3):
+                key = (hand, id(current), 2)
+                cards = cache.get(key, _MISSING)
+                if cards is _MISSING:
+                    cards = cache[key] = _smallest_bomb(hand, current, rules)
         sim.step(cards)
     raise RuntimeError("a rollout did not end")
+
+
+_MISSING = object()
 
 
 # --- choosing candidates ------------------------------------------------------------------
