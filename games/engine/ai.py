@@ -25,14 +25,13 @@ much as it would alone instead of playing worse.
 from __future__ import annotations
 
 import random
-from operator import sub
 from dataclasses import dataclass, field
+from operator import sub
 from time import thread_time
 
 from .bot import _smallest_bomb, simple_player_move, trustee_move
 from .cards import (
     BIG_JOKER,
-    EMPTY,
     MAX_COPIES,
     RANK_COUNT,
     SMALL_JOKER,
@@ -231,7 +230,8 @@ class _Public:
         if reading is None:
             if best_beating(cards, None, self.rules) is None:
                 raise ValueError(f"{format_cards(cards)} is not a pattern")
-            raise ValueError(f"{format_cards(cards)} does not beat {format_cards(self.current_cards)}")
+            raise ValueError(f"{format_cards(cards)} does not beat "
+                             f"{format_cards(self.current_cards)}")
         self.history.append((who, cards))
         self.counts[who] -= sum(cards)
         self.current, self.current_cards, self.current_seat = reading, cards, who
@@ -572,8 +572,6 @@ def search(position: Position, *, seed: int = 0, budget_ms: int = 300,
     means = {index: sum(values[index]) / len(values[index]) for index in range(len(candidates))
              if values[index]}
     best_index = max(active, key=lambda i: (means[i], -i))
-    if keep_index is not None and keep_index != best_index and len(active) == 1:
-        best_index = keep_index
     return {"best": _text(candidates[best_index]), "best_value": means[best_index],
             "values": {_text(candidates[i]): mean for i, mean in means.items()},
             "forced": False, "samples": done}
