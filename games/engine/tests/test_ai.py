@@ -265,3 +265,10 @@ def test_a_two_player_match_and_the_text_report():
     assert report["decision_ms"] == {"median": None, "p99": None, "count": 0}
     text = match.format_report(report)
     assert "A's team score per game" in text and "95% CI" in text
+
+
+def test_a_time_limit_reports_the_deals_finished():
+    report = match.run_match("table", "trustee", "qq", deals=5, seed=2, time_limit=0)
+    assert report["stopped_early"] is True
+    assert report["deals"] == 1 and report["requested_deals"] == 5
+    assert sum(report["kou"].values()) == 2
