@@ -462,7 +462,7 @@ def game_strong_move(*, game_id: int, seq: int) -> bool:
         warm_engines.remember(warm)
         return False
     game, seat = warm.game, warm.game.turn
-    move = strong_move(game.events, seat)
+    move = strong_move(game, seat)
     try:
         if move == "pass":
             game.pass_turn(seat, by="bot")

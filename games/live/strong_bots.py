@@ -61,15 +61,28 @@ def strong_seed(events: list[dict], seq: int) -> int:
     return int.from_bytes(digest[:4], "big")
 
 
-def strong_move(events: list[dict], seat: int) -> str:
-    """The strong bot's action for ``seat`` after ``events`` (the whole log so far):
-    ``"7 7"`` or ``"pass"``. It sees only the public table and that seat's own hand
-    (games.engine.ai.position_from_events). Slow: never call it on the live path."""
-    from games.engine import ai  # the search's tables load with it: only where it runs
+def strong_move(game, seat: int) -> str:
+    """The strong bot's action for ``seat`` in ``game`` (an engine at its committed
+    state): ``"7 7"`` or ``"pass"``. It sees only the public table and that seat's own
+    hand (games.engine.ai.Position). Slow: never call it on the live path."""
+    from games.engine import ai  # loaded only where bots think
 
-    position = ai.position_from_events(events, seat)
+    return _decide(ai.position_from_game(game, seat), game.events)
+
+
+def strong_move_from_log(events: list[dict], seat: int) -> str:
+    """:func:`strong_move` from the game's log so far (a replay, a test)."""
+    from games.engine import ai
+
+    return _decide(ai.position_from_events(events, seat), events)
+
+
+def _decide(position, events: list[dict]) -> str:
+    from games.engine import ai
+
     return ai.decide(position, bot="strong", seed=strong_seed(events, len(events)),
-                     budget_ms=settings.GAMES_STRONG_BOT_BUDGET_MS)
+                     budget_ms=settings.GAMES_STRONG_BOT_BUDGET_MS,
+                     max_samples=settings.GAMES_STRONG_BOT_MAX_SAMPLES)
 
 
 def enqueue_strong_move(game_id: int, seq: int) -> None:
