@@ -453,14 +453,23 @@ def game_strong_move(*, game_id: int, seq: int) -> bool:
     Does nothing, and returns False, if the game is no longer at ``seq`` waiting for a
     strong bot (someone else moved: the deadline's backstop, an escape, this task run
     twice) or moves on meanwhile. Returns whether it moved."""
+    # One cheap read before the search: a stale task costs no thinking.
+    if _row_seq(game_id) != seq:
+        return False
     warm = warm_engines.take(game_id)
-    if warm is None or warm.seq < seq:
+    if warm is None or warm.seq > seq:
         warm = warm_engines.load(game_id)  # the committed game: read-only
+    elif warm.seq < seq:
+        # The web processes moved the game since this worker's last step in it: only
+        # their events are read (warm_engines.engine_for, without the lock).
+        for data in GameEvent.objects.filter(game_id=game_id, seq__gt=warm.seq,
+                                             seq__lte=seq).order_by("seq") \
+                .values_list("data", flat=True):
+            warm.game.apply(data)
     if warm is None:
         return False
     if warm.seq != seq or not is_strong_turn(warm.facts, warm.game):
-        warm_engines.remember(warm)
-        return False
+        return False  # moved on meanwhile: the engine is not kept (it may be behind)
     game, seat = warm.game, warm.game.turn
     move = strong_move(game, seat)
     try:

@@ -18,7 +18,7 @@ from django.utils import timezone
 
 from games.engine.cards import format_cards
 from games.engine.game import Game
-from games.live import strong_bots
+from games.live import strong_bots, warm_engines
 from games.live.lifecycle import game_strong_move
 from games.live.seating import room_quick_join
 from games.live.strong_bots import STRONG_MOVE_TASK, strong_move_from_log
@@ -200,6 +200,26 @@ def test_a_strong_move_for_a_seq_the_game_has_left_changes_nothing(bot_queue):
 
     assert game_strong_move(game_id=game_id, seq=seq) is False  # the lost task, late
     assert game_state(game_id) == moved
+
+
+def test_a_worker_whose_engine_is_behind_reads_only_the_events_it_missed(bot_queue):
+    """A worker keeps the engines of its own steps; people's moves since then were
+    written by the web processes. It catches up from the log, then decides."""
+    room = make_room(bot_level="strong")
+    _client, game_id = play_as_trustee_until_dealt(room, "erin")
+    record = GameRecord.objects.get(pk=game_id)
+    seq, seat = record.seq, record.turn
+    events = events_of(game_id)
+    facts = warm_engines.GameFacts.of(GameRecord.objects.select_related("room").get(
+        pk=game_id))
+    warm_engines.take(game_id)
+    warm_engines.remember(warm_engines.WarmGame(facts, Game.replay(events[:1])))
+
+    assert game_strong_move(game_id=game_id, seq=seq) is True
+    after = events_of(game_id)
+    assert after[:seq] == events
+    assert after[seq]["seat"] == seat and after[seq]["by"] == "bot"
+    assert action_text(after[seq]) == strong_move_from_log(events, seat)
 
 
 # --- easy ----------------------------------------------------------------------------------
