@@ -20,7 +20,8 @@ from games.engine.cards import format_cards
 from games.engine.game import Game
 from games.live import strong_bots, warm_engines
 from games.live.lifecycle import game_strong_move
-from games.live.seating import room_quick_join
+from games.live.private_tables import private_table_fill_bots, private_table_open
+from games.live.seating import room_quick_join, table_ready
 from games.live.strong_bots import STRONG_MOVE_TASK, strong_move_from_log
 from games.live.sweeps import sweep_deadlines
 from games.models import GameRecord
@@ -220,6 +221,22 @@ def test_a_worker_whose_engine_is_behind_reads_only_the_events_it_missed(bot_que
     assert after[:seq] == events
     assert after[seq]["seat"] == seat and after[seq]["by"] == "bot"
     assert action_text(after[seq]) == strong_move_from_log(events, seat)
+
+
+def test_a_private_tables_bots_play_at_their_rooms_level(bot_queue):
+    room = make_room(bot_level="strong")
+    host = make_person("host")
+    private = private_table_open(host=host, room_id=room.pk)
+    table_ready(user=host)
+    assert private_table_fill_bots(host=host, table_id=private.table_id)
+
+    record = GameRecord.objects.get(table_id=private.table_id)
+    assert record.bot_level == "strong" and len(record.bot_seats) == 3
+    # Dealt, and no strong bot moved in the deal's step: the game is at the deal's
+    # events, waiting for its first player, person or bot.
+    assert record.status == GameRecord.Status.PLAYING
+    assert [event["type"] for event in events_of(record.pk)
+            if event["type"] in ("play", "pass")] == []
 
 
 # --- easy ----------------------------------------------------------------------------------
