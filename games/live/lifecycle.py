@@ -17,6 +17,7 @@ import hashlib
 import logging
 import random
 import secrets
+import time
 from datetime import timedelta
 
 from asgiref.sync import sync_to_async
@@ -45,7 +46,13 @@ from games.live.refusals import engine_message
 from games.live.series import end_series, series_for_deal
 from games.live.snapshots import seat_view, table_state
 from games.live.strong_bots import enqueue_strong_move, is_strong_turn, strong_move
-from games.live.timing import log_settlement_lag, log_sweep_lag, timed_action
+from games.live.timing import (
+    log_settlement_lag,
+    log_strong_backstop,
+    log_strong_move,
+    log_sweep_lag,
+    timed_action,
+)
 from games.live.warm_engines import GameFacts, WarmGame
 from games.models import (
     BotLevel,
@@ -306,13 +313,15 @@ def game_deadline(*, game_id: int, seq: int) -> list[dict]:
         log_sweep_lag(record)
         game = warm_engines.engine_for(record)
         mark = len(game.events)
-        if not _automatic_move(GameFacts.of(record), game):
+        facts = GameFacts.of(record)
+        if is_strong_turn(facts, game):
+            log_strong_backstop(game_id, seq)
+        if not _automatic_move(facts, game):
             if record.undelivered_since is not None:
                 # The table may not have heard this turn begin (the channel layer failed,
                 # GUIDE: a fault of the server never counts against a player). No timeout:
                 # the turn's full time again; games.live.delivery gives it afresh once
                 # the table has been told.
-                facts = GameFacts.of(record)
                 record.deadline = turn_deadline(facts, game)
                 record.save(update_fields=["deadline"])
                 warm_engines.remember(WarmGame(facts, game))
@@ -471,6 +480,7 @@ def game_strong_move(*, game_id: int, seq: int) -> bool:
     if warm.seq != seq or not is_strong_turn(warm.facts, warm.game):
         return False  # moved on meanwhile: the engine is not kept (it may be behind)
     game, seat = warm.game, warm.game.turn
+    started = time.perf_counter()
     move = strong_move(game, seat)
     try:
         if move == "pass":
@@ -483,7 +493,9 @@ def game_strong_move(*, game_id: int, seq: int) -> bool:
         logger.error("strong bot's move %r refused in game %s at %s", move, game_id, seq)
         _bot_move(game)
     written = _write_step(warm, seq)
-    return written is not None and written[0] is not None
+    moved = written is not None and written[0] is not None
+    log_strong_move(game_id, seq, started, moved)
+    return moved
 
 
 def _commit(record: GameRecord, game: Game, mark: int) -> list[dict]:

@@ -6,6 +6,7 @@ worker (a thread of this process serving the broker's queues, as ``celery worker
 from __future__ import annotations
 
 import asyncio
+import logging
 import uuid
 from contextlib import ExitStack, contextmanager
 
@@ -176,7 +177,7 @@ def test_without_a_worker_strong_bots_think_on_a_thread_of_their_own():
                                                           events[index]["seat"])
 
 
-def test_a_strong_move_for_a_seq_the_game_has_left_changes_nothing(bot_queue):
+def test_a_strong_move_for_a_seq_the_game_has_left_changes_nothing(bot_queue, caplog):
     """The deadline is the backstop: past it the sweeper plays the table bot's move for
     the seat (never a timeout: a bot is not a late player), and the task that comes
     afterwards finds another seq and does nothing."""
@@ -192,7 +193,9 @@ def test_a_strong_move_for_a_seq_the_game_has_left_changes_nothing(bot_queue):
     assert game_state(game_id) == before
 
     expire_turn(game_id)
-    assert sweep_deadlines() == 1
+    with caplog.at_level(logging.INFO, logger="games.timing"):
+        assert sweep_deadlines() == 1
+    assert f"strong-backstop game={game_id} seq={seq}" in caplog.text  # for the operator
     events = events_of(game_id)
     assert events[seq]["seat"] == seat and events[seq]["by"] == "bot"
     assert not [event for event in events if event["type"] == "timeout"]
@@ -203,7 +206,7 @@ def test_a_strong_move_for_a_seq_the_game_has_left_changes_nothing(bot_queue):
     assert game_state(game_id) == moved
 
 
-def test_a_worker_whose_engine_is_behind_reads_only_the_events_it_missed(bot_queue):
+def test_a_worker_whose_engine_is_behind_reads_only_the_events_it_missed(bot_queue, caplog):
     """A worker keeps the engines of its own steps; people's moves since then were
     written by the web processes. It catches up from the log, then decides."""
     room = make_room(bot_level="strong")
@@ -216,7 +219,9 @@ def test_a_worker_whose_engine_is_behind_reads_only_the_events_it_missed(bot_que
     warm_engines.take(game_id)
     warm_engines.remember(warm_engines.WarmGame(facts, Game.replay(events[:1])))
 
-    assert game_strong_move(game_id=game_id, seq=seq) is True
+    with caplog.at_level(logging.INFO, logger="games.timing"):
+        assert game_strong_move(game_id=game_id, seq=seq) is True
+    assert f"strong-move game={game_id} seq={seq} moved=yes ms=" in caplog.text
     after = events_of(game_id)
     assert after[:seq] == events
     assert after[seq]["seat"] == seat and after[seq]["by"] == "bot"
