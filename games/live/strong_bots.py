@@ -1,13 +1,14 @@
 """Strong bots (issue #15): the bots of a room whose level is ``strong`` think off the
 live path.
 
-Their move is a search (games.engine.ai.decide, up to GAMES_STRONG_BOT_BUDGET_MS of one
-core), far too long for the step that leaves them the turn: on the event loop it would
+Their move is a search (games.engine.ai.decide, up to GAMES_STRONG_BOT_BUDGET_MS of CPU
+time), far too long for the step that leaves them the turn: on the event loop it would
 stall every table of the process, on the database thread every table's reads. So a
 step never moves a strong bot inline. Once the step that left a strong bot the turn
 has committed, a task on its own queue (GAMES_BOT_QUEUE, served by a worker of its own
 so that settlements never wait behind a bot's thinking) carries ``(game, seq)``: the
-task reads the log, decides as that seat, and writes the move as one step from that
+task reads the committed game without a lock (its warm engine brought up to date from
+the log), decides as that seat, and writes the move as one step from that
 seq (games.live.lifecycle.game_strong_move). A stale seq means someone else moved
 first (the deadline's backstop, an escape): the task does nothing.
 
@@ -22,7 +23,8 @@ Easy and table bots stay inline: their move is a few microseconds of counting
 
 With eager tasks (``make run``, the tests' default) there is no worker: the task runs
 on a thread of this module's own, still off the event loop and the database thread, and
-never inside the step that enqueued it.
+never inside the step that enqueued it (it shares the process's GIL, though: fine for
+one developer, not for production, which runs the bots worker).
 """
 
 from __future__ import annotations
