@@ -110,11 +110,11 @@ def bot_queue(settings):
             yield
 
     task_postrun.connect(noted, weak=False)
-    celery_app.conf.task_always_eager = False
+    eager, celery_app.conf.task_always_eager = celery_app.conf.task_always_eager, False
     try:
         yield ran, serve
     finally:
-        celery_app.conf.task_always_eager = True
+        celery_app.conf.task_always_eager = eager
         task_postrun.disconnect(noted)
         redis.Redis.from_url(settings.CELERY_BROKER_URL).delete(settings.GAMES_BOT_QUEUE)
 
