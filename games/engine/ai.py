@@ -38,6 +38,7 @@ from .cards import (
     TWO,
     CardError,
     Counts,
+    check_possible,
     counts_of,
     format_cards,
     parse_cards,
@@ -152,9 +153,12 @@ def position_from_actions(rules: RuleSet, seat: int, hand, leader: int,
             raise ValueError(f"{name!r} must be a seat 0…{seats - 1}")
     try:
         own = parse_cards(hand) if isinstance(hand, (str, list)) else tuple(hand)
-    except CardError as error:
+        if len(own) != RANK_COUNT or not all(isinstance(n, int) for n in own):
+            raise ValueError("the hand must be card text or 15 counts")
+        check_possible(own)
+    except (CardError, TypeError) as error:
         raise ValueError(f"bad hand: {error}") from None
-    if len(own) != RANK_COUNT or sum(own) != HAND_SIZE:
+    if sum(own) != HAND_SIZE:
         raise ValueError(f"the hand must hold {HAND_SIZE} cards, not {sum(own)}")
     if not isinstance(actions, list):
         raise ValueError("'actions' must be a list of [seat, cards or \"pass\"]")

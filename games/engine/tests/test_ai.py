@@ -272,3 +272,13 @@ def test_a_time_limit_reports_the_deals_finished():
     assert report["stopped_early"] is True
     assert report["deals"] == 1 and report["requested_deals"] == 5
     assert sum(report["kou"].values()) == 2
+
+
+def test_position_from_actions_takes_counts_and_refuses_impossible_ones():
+    counts = parse_cards(HAND)
+    assert position_from_actions(PRESETS["qq"], 1, counts, 0, [[0, "5 5"]]) == \
+        position_from_actions(PRESETS["qq"], 1, HAND, 0, [[0, "5 5"]])
+    with pytest.raises(ValueError, match="bad hand"):
+        position_from_actions(PRESETS["qq"], 0, (27,) + (0,) * 14, 0, [])
+    with pytest.raises(ValueError, match="15 counts"):
+        position_from_actions(PRESETS["qq"], 0, (1, 2), 0, [])
