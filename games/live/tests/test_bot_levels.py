@@ -177,6 +177,32 @@ def test_without_a_worker_strong_bots_think_on_a_thread_of_their_own():
                                                           events[index]["seat"])
 
 
+def test_under_make_runs_in_memory_layer_the_table_hears_every_strong_move(settings):
+    """``make run``: eager tasks and the in-memory channel layer, which only the
+    server's loop may send on: the bots' thread hands its sends to that loop."""
+    settings.CHANNEL_LAYERS = {"default": {"BACKEND": "channels.layers.InMemoryChannelLayer"}}
+    room = make_room(bot_level="strong")
+    person = make_person("fay")
+    seat = room_quick_join(user=person, room_id=room.pk)
+
+    async def scenario():
+        client = TableClient(person, seat.table_id)
+        await client.connect()
+        await client.send({"type": "ready"})
+        await client.expect("snapshot", lambda message: bool(
+            message["game"] and message["game"]["status"] == "playing"))
+        await client.send({"type": "trustee", "on": True})
+        settled = await client.follow_until_settled()
+        await client.close()
+        return client, settled
+
+    client, settled = run(scenario)
+    record = GameRecord.objects.get(pk=client.game_id)
+    assert settled["points"] == record.settlement["points"]
+    assert client.gaps == 0  # every step heard, in order, none resynced
+    assert bot_moves(record, events_of(record.pk))
+
+
 def test_a_strong_move_for_a_seq_the_game_has_left_changes_nothing(bot_queue, caplog):
     """The deadline is the backstop: past it the sweeper plays the table bot's move for
     the seat (never a timeout: a bot is not a late player), and the task that comes
