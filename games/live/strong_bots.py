@@ -39,7 +39,7 @@ from asgiref.sync import SyncToAsync
 from django.conf import settings
 from django.db import close_old_connections, connections
 
-from games.live.broadcast import _server_loop
+from games.live.broadcast import server_loop
 from games.models import BotLevel
 from shuangkou_site.celery import app as celery_app
 
@@ -95,7 +95,7 @@ def enqueue_strong_move(game_id: int, seq: int) -> None:
     that left it the turn has committed. A broker that refuses the task is logged, not
     raised: the turn's deadline moves the seat all the same."""
     if celery_app.conf.task_always_eager:
-        _local_executor().submit(_run_here, game_id, seq, _server_loop())
+        _local_executor().submit(_run_here, game_id, seq, server_loop())
         return
     try:
         # The think time counts from the end of the step; the search takes its share.
@@ -119,14 +119,14 @@ def _local_executor() -> ThreadPoolExecutor:
         return _local
 
 
-def _run_here(game_id: int, seq: int, server_loop) -> None:
+def _run_here(game_id: int, seq: int, loop) -> None:
     from games.live.lifecycle import game_strong_move  # lifecycle imports this module
 
     # The step's notifications go out on the server's loop, as from its own threads
     # (games.live.broadcast.send_now): the in-memory channel layer of ``make run`` is
     # not thread-safe and only wakes its sockets from that loop.
-    SyncToAsync.threadlocal.main_event_loop = server_loop
-    SyncToAsync.threadlocal.main_event_loop_pid = os.getpid() if server_loop else None
+    SyncToAsync.threadlocal.main_event_loop = loop
+    SyncToAsync.threadlocal.main_event_loop_pid = os.getpid() if loop else None
     close_old_connections()
     try:
         game_strong_move(game_id=game_id, seq=seq)
