@@ -18,8 +18,9 @@ it passes (a lost task, a stopped worker) the sweeper plays the table bot's move
 the seat, as for any bot: a bot never times out (no ``timeout`` event, RULES §10), so
 nothing about the seat changes but who chose the cards.
 
-Easy and table bots stay inline: their move is a few microseconds of counting
-(RULES §10's 托管 move, or bot.simple_player_move), cheaper than the task's round trip.
+Easy and table bots stay where bots always moved (in the step when the think time is 0,
+else by the sweeper at their deadline): their move is a few microseconds of counting
+(RULES §10's 托管 move, or bot.simple_player_move), cheaper than a task's round trip.
 
 With eager tasks (``make run``, the tests' default) there is no worker: the task runs
 on a thread of this module's own, still off the event loop and the database thread, and
