@@ -70,6 +70,14 @@ MIN_TURN_SECONDS = 5
 MIN_READY_SECONDS = 5
 
 
+class BotLevel(models.TextChoices):
+    """How the server's bots of a room play (issue #15; RULES §10 for 托管)."""
+
+    EASY = "easy", _("简单（托管出牌）")
+    TABLE = "table", _("普通")
+    STRONG = "strong", _("强")
+
+
 class Room(models.Model):
     """A room players pick in the lobby: a rule set and its money settings (RULES §7, §10)."""
 
@@ -99,6 +107,11 @@ class Room(models.Model):
     escape_mode = models.CharField(_("逃跑处理"), max_length=10, choices=EscapeMode.choices,
                                    default=EscapeMode.END_GAME)
     bots_allowed = models.BooleanField(_("允许机器人"), default=True)
+    bot_level = models.CharField(
+        _("机器人水平"), max_length=8, choices=BotLevel.choices, default=BotLevel.TABLE,
+        help_text=_("补位机器人怎样出牌：简单＝托管的出法（能压就用最小的同型牌，"
+                    "不用炸弹）；普通＝一般牌桌的出法；强＝会推算牌局的机器人，"
+                    "在后台计算，稍慢一些。对下一局起效，私人牌桌也一样。"))
     is_open = models.BooleanField(_("开放"), default=True)
     position = models.PositiveSmallIntegerField(_("排序"), default=0)
 
@@ -336,6 +349,10 @@ class GameRecord(models.Model):
                                help_text=_("按座位排列的玩家编号（换座之后）。"))
     bot_seats = models.JSONField(_("机器人座位"), default=list,
                                  help_text=_("由服务器的机器人出牌的座位。"))
+    # The room's level when the game was dealt: an operator's later edit applies to
+    # the next game, as the money terms do.
+    bot_level = models.CharField(_("机器人水平"), max_length=8, choices=BotLevel.choices,
+                                 default=BotLevel.TABLE)
     status = models.CharField(_("状态"), max_length=8, choices=Status.choices,
                               default=Status.PLAYING)
     seq = models.PositiveIntegerField(_("事件数"), default=0)

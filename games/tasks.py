@@ -10,12 +10,19 @@ from __future__ import annotations
 from celery import shared_task
 
 from games.live import sweeps
-from games.live.lifecycle import SETTLE_TASK, game_settle
+from games.live.lifecycle import SETTLE_TASK, game_settle, game_strong_move
+from games.live.strong_bots import STRONG_MOVE_TASK
 
 
 @shared_task(name=SETTLE_TASK, acks_late=True)
 def settle_game_task(game_id: int) -> bool:
     return game_settle(game_id=game_id)
+
+
+@shared_task(name=STRONG_MOVE_TASK)
+def strong_bot_move_task(game_id: int, seq: int) -> bool:
+    """A strong bot's move (games.live.strong_bots), on the GAMES_BOT_QUEUE queue."""
+    return game_strong_move(game_id=game_id, seq=seq)
 
 
 @shared_task(name="games.tasks.sweep_deadlines_task")

@@ -120,8 +120,11 @@ async def main_async(args: argparse.Namespace) -> int:
         base = args.url[index % len(args.url)]
         origin = "http://" + urlparse(base).netloc
         for seat in table["seats"]:
+            # A table's other seats may be server bots (loadtest_prepare --bot-seats):
+            # an action is delivered once every client of its table has it.
             clients.append(BotClient(f"{base}/ws/table/{table['table']}/", seat["session"],
                                      origin, stats, think=args.think, jitter=args.jitter,
+                                     seats=len(table["seats"]),
                                      rng=random.Random(rng.random())))
     # The clients play until the window is over, then finish the game at hand.
     tasks = [asyncio.create_task(client.run(float("inf"))) for client in clients]

@@ -42,10 +42,12 @@ def run_project(args: argparse.Namespace, out: str) -> int:
                   web_args=args.web_arg)
     try:
         log(f"setting up: database {stack.db}, {args.tables} tables, logs in {stack.dir}")
-        plan = stack.setup(args.tables)
+        prepare = ("--bot-seats", str(args.bot_seats), "--bot-level", args.bot_level)
+        plan = stack.setup(args.tables, prepare=prepare)
         plan_file = os.path.join(stack.dir, "plan.json")
         watch = [f"uvicorn={stack.pid('web0')}", f"uvicorn={stack.pid('web1')}",
-                 f"redis={stack.pid('redis')}", f"celery={stack.pid('worker')}"]
+                 f"redis={stack.pid('redis')}", f"celery={stack.pid('worker')}",
+                 f"bots={stack.pid('bots')}"]
         if postmaster_pid():
             watch.append(f"postgres={postmaster_pid()}")
         command = [PY, os.path.join(ROOT, "scripts", "loadtest.py"), "--plan", plan_file,
@@ -109,6 +111,12 @@ def main() -> None:
     parser.add_argument("--deal-timeout", type=float, default=240,
                         help="seconds for every table's first deal (a cold start: all "
                              "players ready at once; about 60 s for 200 tables here)")
+    parser.add_argument("--bot-seats", type=int, default=0, choices=range(4),
+                        help="seats of each table taken by server bots (the rest are "
+                             "clients; the relay run ignores this)")
+    parser.add_argument("--bot-level", choices=("easy", "table", "strong"), default="table",
+                        help="how those bots play (issue #15); strong bots think on the "
+                             "bots worker")
     parser.add_argument("--env", action="append", default=[], metavar="NAME=VALUE",
                         help="an extra environment variable for the stack's processes")
     parser.add_argument("--web-arg", action="append", default=[], metavar="ARG",

@@ -1,7 +1,8 @@
 """The processes of a benchmark or chaos run, started and owned by the script: a fresh
 PostgreSQL database (createdb, migrate, loadtest_prepare), a private redis-server, two
-uvicorn processes with prod settings, a Celery worker and beat. Used by scripts/chaos.py
-and scripts/loadtest_stack.py."""
+uvicorn processes with prod settings, a Celery worker, a worker for the strong bots'
+queue (games.live.strong_bots, at a lower CPU priority: see README) and beat. Used by
+scripts/chaos.py and scripts/loadtest_stack.py."""
 
 from __future__ import annotations
 
@@ -87,6 +88,12 @@ class Stack:
             "web1": web + [str(self.args.web_ports[1])],
             "worker": [os.path.join(BIN, "celery"), "-A", "shuangkou_site", "worker", "-c", "1",
                        "--without-gossip", "--without-mingle", "-l", self.args.worker_log_level],
+            # The strong bots think here (issue #15), niced: their search is budgeted in
+            # CPU time, so a lower priority delays a bot's move, never weakens it, and
+            # the web processes come first for the cores.
+            "bots": ["nice", "-n", "10", os.path.join(BIN, "celery"), "-A", "shuangkou_site",
+                     "worker", "-Q", "bots", "-n", "bots@%h", "-c", "1", "--without-gossip",
+                     "--without-mingle", "-l", "WARNING"],
             "beat": [os.path.join(BIN, "celery"), "-A", "shuangkou_site", "beat", "-l", "WARNING",
                      "-s", os.path.join(self.dir, "celerybeat-schedule"),
                      "--pidfile", os.path.join(self.dir, "beat.pid")],
@@ -143,16 +150,18 @@ class Stack:
         return subprocess.run([PY, "manage.py", *argv], cwd=ROOT, env=self.env(),
                               capture_output=True, text=True)
 
-    def setup(self, tables: int, turn_seconds: int | None = None) -> dict:
-        """Create the database and Redis, seat ``tables`` tables, start the web processes,
-        the worker and beat; returns the seating plan (loadtest_prepare's)."""
+    def setup(self, tables: int, turn_seconds: int | None = None,
+              prepare: tuple[str, ...] = ()) -> dict:
+        """Create the database and Redis, seat ``tables`` tables (``prepare``: more
+        options of loadtest_prepare), start the web processes, the workers and beat;
+        returns the seating plan (loadtest_prepare's)."""
         subprocess.run(["createdb", "-h", self.args.pg_host, "-p", str(self.args.pg_port),
                         "-U", self.args.pg_user, self.db], check=True)
         self.db_created = True
         self.start("redis")
         for argv in (["migrate", "--noinput"],
                      ["loadtest_prepare", "--tables", str(tables),
-                      "--out", os.path.join(self.dir, "plan.json")]):
+                      "--out", os.path.join(self.dir, "plan.json"), *prepare]):
             done = self.manage(*argv)
             if done.returncode:
                 raise RuntimeError(f"manage.py {argv[0]} failed:\n{done.stderr[-2000:]}")
@@ -162,7 +171,7 @@ class Stack:
             # The room is read at each deadline, so set it before play.
             self.sql("UPDATE games_room SET turn_seconds = %s, first_turn_seconds = %s "
                      "WHERE id = %s", (turn_seconds, turn_seconds, plan["room"]))
-        for name in ("web0", "web1", "worker", "beat"):
+        for name in ("web0", "web1", "worker", "bots", "beat"):
             self.start(name)
         return plan
 
@@ -173,7 +182,7 @@ class Stack:
             return cursor.fetchall() if cursor.description else []
 
     def cleanup(self) -> None:
-        for name in ("web0", "web1", "beat", "worker", "redis"):
+        for name in ("web0", "web1", "beat", "worker", "bots", "redis"):
             self.kill(name, signal.SIGTERM if name == "redis" else signal.SIGKILL)
         if self.db_created and not self.args.keep_db:
             subprocess.run(["dropdb", "-h", self.args.pg_host, "-p", str(self.args.pg_port),

@@ -53,14 +53,14 @@ class RoomAdmin(admin.ModelAdmin):
     # The model form runs Room.clean(): a bad value comes back as an error on its field.
     list_display = ("name", "rule_set", "kind", "stake_unit", "coefficient", "fee",
                     "min_coins", "max_loss", "turn_seconds", "escape_mode", "bots_allowed",
-                    "is_open", "position", "table_count")
+                    "bot_level", "is_open", "position", "table_count")
     list_editable = ("is_open", "position")
-    list_filter = ("kind", "rule_set", "escape_mode", "is_open")
+    list_filter = ("kind", "rule_set", "escape_mode", "bot_level", "is_open")
     list_select_related = ("rule_set",)
     search_fields = ("name",)
     fieldsets = (
         (None, {"fields": ("name", "rule_set", "kind", "is_open", "position",
-                           "bots_allowed")}),
+                           "bots_allowed", "bot_level")}),
         (gettext_lazy("积分场"), {"fields": ("stake_unit",)}),
         (gettext_lazy("金币场"), {"fields": ("coefficient", "fee", "min_coins", "max_loss")}),
         (gettext_lazy("时间与逃跑"), {"fields": ("turn_seconds", "first_turn_seconds",
@@ -127,8 +127,8 @@ class GameRecordAdmin(ReadOnlyMixin, admin.ModelAdmin):
     list_filter = ("status", "rule_set_name", "room")
     list_select_related = ("room", "table__room")
     date_hierarchy = "created_at"
-    fields = ("room", "table", "rule_set_name", "players", "bot_seats", "status", "seq",
-              "turn", "deadline", "result", "settlement", "created_at", "ended_at",
+    fields = ("room", "table", "rule_set_name", "players", "bot_seats", "bot_level", "status",
+              "seq", "turn", "deadline", "result", "settlement", "created_at", "ended_at",
               "settled_at", "replay_link", "ledger_link")
     readonly_fields = fields
     inlines = [GameEventInline]

@@ -102,6 +102,12 @@ def mark_undelivered(game_id: int) -> None:
     GameRecord.objects.filter(pk=game_id).update(undelivered_since=timezone.now())
 
 
+def server_loop() -> asyncio.AbstractEventLoop | None:
+    """The ASGI server's loop, for a thread of its own that hands its work to another
+    thread whose sends must go out on that loop (games.live.strong_bots)."""
+    return _server_loop()
+
+
 def _server_loop() -> asyncio.AbstractEventLoop | None:
     """The ASGI server's loop when called from one of its sync_to_async threads."""
     if getattr(SyncToAsync.threadlocal, "main_event_loop_pid", None) != os.getpid():

@@ -17,6 +17,7 @@ import hashlib
 import logging
 import random
 import secrets
+import time
 from datetime import timedelta
 
 from asgiref.sync import sync_to_async
@@ -44,9 +45,25 @@ from games.live.game_queue import one_at_a_time
 from games.live.refusals import engine_message
 from games.live.series import end_series, series_for_deal
 from games.live.snapshots import seat_view, table_state
-from games.live.timing import log_settlement_lag, log_sweep_lag, timed_action
+from games.live.strong_bots import enqueue_strong_move, is_strong_turn, strong_move
+from games.live.timing import (
+    log_settlement_lag,
+    log_strong_backstop,
+    log_strong_move,
+    log_sweep_lag,
+    timed_action,
+)
 from games.live.warm_engines import GameFacts, WarmGame
-from games.models import GameEvent, GameRecord, PrivateTable, Room, Seat, Series, Table
+from games.models import (
+    BotLevel,
+    GameEvent,
+    GameRecord,
+    PrivateTable,
+    Room,
+    Seat,
+    Series,
+    Table,
+)
 from games.settlement.settle import post_settlement
 from ledger.models import Currency
 from ledger.selectors import coin_wallets
@@ -80,6 +97,7 @@ def game_start(table: Table, seats: list[Seat]) -> GameRecord:
     record = GameRecord.objects.create(
         table=table, room=room, rule_set_name=rules.name, players=game.players,
         terms=room.money_terms(), series=series_for_deal(table, players),
+        bot_level=room.bot_level,
         bot_seats=sorted(seat for seat, user in enumerate(game.players) if user in bots))
     if game.players != players:  # the 明牌 swap moved two players (hands go with them)
         # Their `connected` flags go with them too: the flag is the player's socket, and
@@ -188,16 +206,23 @@ async def game_act_on_loop(*, user_id: int, game_id: int, action: str,
     does after commit is done as soon as it returns. Actions on one game queue on the
     loop (games.live.game_queue), as they did on the thread."""
     async with one_at_a_time(game_id):
-        step, public = await _act_on_loop(user_id, game_id, action, cards=cards,
-                                          reading=reading, on=on, client_seq=client_seq)
+        step, public, strong = await _act_on_loop(user_id, game_id, action, cards=cards,
+                                                  reading=reading, on=on,
+                                                  client_seq=client_seq)
     if step is not None and step.result is not None:
         # A broker's round trip: on a worker thread, not the database thread.
         await sync_to_async(_enqueue_settlement_robustly, thread_sensitive=False)(game_id)
+    elif strong:
+        # The step left a strong bot the turn: its move is thought out elsewhere
+        # (games.live.strong_bots); the enqueueing, too, off the loop.
+        await sync_to_async(enqueue_strong_move, thread_sensitive=False)(game_id, step.seq)
     return public
 
 
 async def _act_on_loop(user_id: int, game_id: int, action: str, *, cards, reading, on,
-                       client_seq: int | None) -> tuple[Step | None, list[dict]]:
+                       client_seq: int | None) -> tuple[Step | None, list[dict], bool]:
+    """The step written (None if nothing was), its public events, and whether it left
+    a strong bot the turn."""
     for _attempt in range(ACT_ATTEMPTS):
         warm = warm_engines.take(game_id) or await database_sync_to_async(warm_engines.load)(
             game_id)
@@ -215,13 +240,14 @@ async def _act_on_loop(user_id: int, game_id: int, action: str, *, cards, readin
         step = _step_of(warm, mark)
         if step is None:
             warm_engines.remember(warm)
-            return None, []
+            return None, [], False
         if not await append_step_on_loop(step):
             continue
+        strong = is_strong_turn(warm.facts, warm.game)  # before another step moves it on
         warm_engines.remember(warm)
         public = [event_for(event, None) for event in step.events]
         send_on_loop(table_group(warm.facts.table_id), _events_message(step, public))
-        return step, public
+        return step, public, strong
     raise _busy()
 
 
@@ -294,13 +320,15 @@ def game_deadline(*, game_id: int, seq: int) -> list[dict]:
         log_sweep_lag(record)
         game = warm_engines.engine_for(record)
         mark = len(game.events)
-        if not _automatic_move(record.bot_seats, game):
+        facts = GameFacts.of(record)
+        if is_strong_turn(facts, game):
+            log_strong_backstop(game_id, seq)
+        if not _automatic_move(facts, game):
             if record.undelivered_since is not None:
                 # The table may not have heard this turn begin (the channel layer failed,
                 # GUIDE: a fault of the server never counts against a player). No timeout:
                 # the turn's full time again; games.live.delivery gives it afresh once
                 # the table has been told.
-                facts = GameFacts.of(record)
                 record.deadline = turn_deadline(facts, game)
                 record.save(update_fields=["deadline"])
                 warm_engines.remember(WarmGame(facts, game))
@@ -403,25 +431,78 @@ def _bot_move(game: Game) -> None:
 
 
 def _run_automatic(facts: GameFacts, game: Game) -> None:
-    """With no think time, bots and 托管 seats move at once, in the same step."""
+    """With no think time, bots and 托管 seats move at once, in the same step; never a
+    strong bot, whose move is thought out off the live path (games.live.strong_bots)."""
     if settings.GAMES_BOT_THINK_SECONDS > 0:
         return
     for _move in range(MAX_AUTOMATIC_MOVES):
-        if game.status != "playing" or not _automatic_move(facts.bot_seats, game):
+        if game.status != "playing" or is_strong_turn(facts, game) \
+                or not _automatic_move(facts, game):
             return
 
 
-def _automatic_move(bot_seats, game: Game) -> bool:
-    """Move for the seat to act if nobody is there to: a server bot plays its own
-    move, a seat in 托管 the §10 move. False: a person's turn, nothing done."""
+def _automatic_move(facts: GameFacts, game: Game) -> bool:
+    """Move for the seat to act if nobody is there to: a server bot plays its room's
+    level's move (issue #15: ``easy`` the §10 托管 move, ``table`` its livelier own; a
+    ``strong`` bot reaches here only when its deadline passed without its thought-out
+    move, and plays the table move), a seat in 托管 the §10 move. False: a person's
+    turn, nothing done."""
     seat = game.turn
-    if seat in bot_seats:
-        _bot_move(game)
+    if seat in facts.bot_seats:
+        if facts.bot_level == BotLevel.EASY:
+            game.bot_turn()
+        else:
+            _bot_move(game)
     elif game.trustee[seat]:
         game.bot_turn()
     else:
         return False
     return True
+
+
+def game_strong_move(*, game_id: int, seq: int) -> bool:
+    """The strong bot to act at ``seq`` of ``game_id`` thinks and moves (issue #15):
+    the body of games.tasks.strong_bot_move_task, on a worker, never on the live path.
+    Reads the committed game without a lock, decides as that seat only
+    (games.live.strong_bots.strong_move), and writes the move as one step from ``seq``
+    (games.live.append), followed by the 托管 and bot moves after it as any step is.
+    Does nothing, and returns False, if the game is no longer at ``seq`` waiting for a
+    strong bot (someone else moved: the deadline's backstop, an escape, this task run
+    twice) or moves on meanwhile. Returns whether it moved."""
+    # One cheap read before the search: a stale task costs no thinking.
+    if _row_seq(game_id) != seq:
+        return False
+    warm = warm_engines.take(game_id)
+    if warm is None or warm.seq > seq:
+        warm = warm_engines.load(game_id)  # the committed game: read-only
+    elif warm.seq < seq:
+        # The web processes moved the game since this worker's last step in it: only
+        # their events are read (warm_engines.engine_for, without the lock).
+        for data in GameEvent.objects.filter(game_id=game_id, seq__gt=warm.seq,
+                                             seq__lte=seq).order_by("seq") \
+                .values_list("data", flat=True):
+            warm.game.apply(data)
+    if warm is None:
+        return False
+    if warm.seq != seq or not is_strong_turn(warm.facts, warm.game):
+        return False  # moved on meanwhile: the engine is not kept (it may be behind)
+    game, seat = warm.game, warm.game.turn
+    started = time.perf_counter()
+    move = strong_move(game, seat)
+    try:
+        if move == "pass":
+            game.pass_turn(seat, by="bot")
+        else:
+            game.play(seat, move, by="bot")
+    except GameError:
+        # The engine's contract is a legal action; should it fail, the seat still moves
+        # (the table bot's move) rather than wait for its deadline.
+        logger.error("strong bot's move %r refused in game %s at %s", move, game_id, seq)
+        _bot_move(game)
+    written = _write_step(warm, seq)
+    moved = written is not None and written[0] is not None
+    log_strong_move(game_id, seq, started, moved)
+    return moved
 
 
 def _commit(record: GameRecord, game: Game, mark: int) -> list[dict]:
@@ -454,6 +535,8 @@ def _write_step(warm: WarmGame, mark: int) -> tuple[Step | None, list[dict]] | N
     send_after_commit(table_group(warm.facts.table_id), _events_message(step, public))
     if step.result is not None:
         transaction.on_commit(lambda: _enqueue_settlement_robustly(step.game))
+    elif is_strong_turn(warm.facts, warm.game):
+        transaction.on_commit(lambda: enqueue_strong_move(step.game, step.seq))
     return step, public
 
 
@@ -485,7 +568,11 @@ def turn_deadline(facts: GameFacts, game: Game):
     if game.status != "playing":
         return None
     seat = game.turn
-    if seat in facts.bot_seats or game.trustee[seat]:
+    if is_strong_turn(facts, game):
+        # The backstop of a strong bot's move thought out off the live path
+        # (games.live.strong_bots): its think time, then the sweeper moves the seat.
+        seconds = settings.GAMES_BOT_THINK_SECONDS + settings.GAMES_STRONG_BOT_BACKSTOP_SECONDS
+    elif seat in facts.bot_seats or game.trustee[seat]:
         seconds = settings.GAMES_BOT_THINK_SECONDS
     elif game.plays == 0:
         seconds = facts.first_turn_seconds

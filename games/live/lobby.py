@@ -59,6 +59,8 @@ def lobby_rooms() -> list[dict]:
         "stake_unit": room.stake_unit, "coefficient": room.coefficient, "fee": room.fee,
         "min_coins": room.min_coins, "max_loss": room.max_loss,
         "turn_seconds": room.turn_seconds, "escape_mode": room.escape_mode,
+        "bots_allowed": room.bots_allowed, "bot_level": room.bot_level,
+        "bot_level_label": room.get_bot_level_display(),
         "seats_taken": room.seats_taken, "tables": room.table_count,
         "playing": room.playing,
     } for room in rooms]

@@ -75,6 +75,19 @@ def log_sweep_lag(record) -> None:
                     (timezone.now() - record.deadline).total_seconds() * 1000)
 
 
+def log_strong_move(game_id: int, seq: int, started: float, moved: bool) -> None:
+    """A strong bot's task (games.live.strong_bots) thought from ``started`` and wrote
+    its move, or found the game moved on meanwhile: its wall time, search included."""
+    logger.info("strong-move game=%s seq=%s moved=%s ms=%.0f", game_id, seq,
+                "yes" if moved else "no", (time.perf_counter() - started) * 1000)
+
+
+def log_strong_backstop(game_id: int, seq: int) -> None:
+    """A strong bot's deadline passed before its move came: the sweeper played the table
+    bot's move for it (a worker too slow or missing, a task lost)."""
+    logger.info("strong-backstop game=%s seq=%s", game_id, seq)
+
+
 def log_settlement_lag(record) -> None:
     """``record`` was just settled: how long after its end."""
     if record.ended_at is not None and record.settled_at is not None:

@@ -35,13 +35,15 @@ class GameFacts:
     bot_seats: frozenset[int]
     turn_seconds: int
     first_turn_seconds: int
+    bot_level: str = "table"  # the game's (games.models.BotLevel, issue #15)
 
     @classmethod
     def of(cls, record: GameRecord) -> GameFacts:
         return cls(game_id=record.pk, table_id=record.table_id,
                    bot_seats=frozenset(record.bot_seats),
                    turn_seconds=record.room.turn_seconds,
-                   first_turn_seconds=record.room.first_turn_seconds)
+                   first_turn_seconds=record.room.first_turn_seconds,
+                   bot_level=record.bot_level)
 
 
 @dataclass

@@ -50,10 +50,11 @@ class Stats:
     def note_receipt(self, key: tuple, seats: int) -> None:
         times = self.received.setdefault(key, [])
         times.append(time.perf_counter())
-        if len(times) == seats and key in self.sent:
-            self.latencies.append(max(times) - self.sent.pop(key))
-            self.completed.append(max(times))
+        if len(times) == seats:
             del self.received[key]
+            if key in self.sent:  # not a server bot's move
+                self.latencies.append(max(times) - self.sent.pop(key))
+                self.completed.append(max(times))
 
 
 class BotClient(FollowsView):
@@ -178,7 +179,7 @@ class BotClient(FollowsView):
             counts = counts_of(_CARDS[code] for code in self.hand or [])
             current = self.view["current"]
             over = reading_from_dict(current["reading"], self.rules) if current else None
-            partner = (current is not None and self.seats == 4
+            partner = (current is not None and self.rules.players == 4
                        and current["seat"] % 2 == self.seat % 2 and current["seat"] != self.seat)
             move = trustee_move(counts, over, partner, self.rules)
             key = (self.game_id, self.seq + 1)

@@ -286,7 +286,7 @@ def test_a_rooms_kind_cannot_change_while_a_game_runs_in_it(staff):
             "stake_unit": 1, "coefficient": 100, "fee": 10, "min_coins": 1000,
             "max_loss": 20000, "turn_seconds": 20, "first_turn_seconds": 30,
             "ready_seconds": 60, "escape_mode": "end_game", "bots_allowed": "on",
-            "is_open": "on", "position": 0}
+            "bot_level": "table", "is_open": "on", "position": 0}
 
     response = staff.post(reverse("admin:games_room_change", args=[room.pk]), form)
 

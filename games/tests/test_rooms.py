@@ -107,7 +107,8 @@ def room_form(**overrides) -> dict:
     form = {"name": "新房间", "rule_set": RuleSetConfig.objects.get(name="qq").pk,
             "kind": "points", "stake_unit": 1, "coefficient": 0, "fee": 0, "min_coins": 0,
             "max_loss": 0, "turn_seconds": 20, "first_turn_seconds": 30, "ready_seconds": 60,
-            "escape_mode": "end_game", "bots_allowed": "on", "is_open": "on", "position": 0}
+            "escape_mode": "end_game", "bots_allowed": "on", "bot_level": "table",
+            "is_open": "on", "position": 0}
     form.update(overrides)
     return form
 
@@ -134,6 +135,27 @@ def test_admin_saves_a_good_room(admin_client):
     assert response.status_code == 302
     room = Room.objects.get()
     assert (room.kind, room.coefficient, room.max_loss) == ("coins", 100, 20000)
+
+
+def test_admin_sets_a_rooms_bot_level_and_refuses_one_that_does_not_exist(admin_client):
+    presets()
+    room = Room.objects.create(name="新房间", rule_set=RuleSetConfig.objects.get(name="qq"))
+    change = reverse("admin:games_room_change", args=[room.pk])
+    assert room.bot_level == "table"  # today's bots, unless the operator chooses
+
+    page = admin_client.get(change).content.decode()
+    assert 'name="bot_level"' in page and "补位机器人怎样出牌" in page  # with its help
+
+    refused = admin_client.post(change, room_form(bot_level="genius"))
+    assert refused.status_code == 200
+    assert set(refused.context["adminform"].form.errors) == {"bot_level"}
+    room.refresh_from_db()
+    assert room.bot_level == "table"
+
+    saved = admin_client.post(change, room_form(bot_level="strong"))
+    assert saved.status_code == 302
+    room.refresh_from_db()
+    assert room.bot_level == "strong"
 
 
 def test_admin_pages_load_for_a_superuser(admin_client):

@@ -15,7 +15,7 @@ from rest_framework.views import APIView
 
 from games.live.lobby import lobby_rooms
 from games.live.snapshots import game_view
-from games.models import GameEvent, GameRecord, Room
+from games.models import BotLevel, GameEvent, GameRecord, Room
 
 
 class RoomSerializer(serializers.Serializer):
@@ -33,6 +33,9 @@ class RoomSerializer(serializers.Serializer):
     max_loss = serializers.IntegerField(help_text="Coins frozen when a game starts.")
     turn_seconds = serializers.IntegerField()
     escape_mode = serializers.ChoiceField(choices=Room.EscapeMode.choices)
+    bots_allowed = serializers.BooleanField(help_text="Whether bots fill empty seats.")
+    bot_level = serializers.ChoiceField(choices=BotLevel.choices,
+                                        help_text="How the room's bots play (issue #15).")
     seats_taken = serializers.IntegerField(help_text="Occupied seats over all tables, bots too.")
     tables = serializers.IntegerField()
     playing = serializers.IntegerField(help_text="Tables with a game running.")

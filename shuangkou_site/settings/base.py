@@ -275,6 +275,18 @@ GAMES_SETTLE_GRACE_SECONDS = int(os.environ.get("GAMES_SETTLE_GRACE_SECONDS", "3
 # thread like the rest of the ORM). Each waits at most the timeout for a connection.
 GAMES_ACTION_POOL_SIZE = env_int("GAMES_ACTION_POOL_SIZE", 4)
 GAMES_ACTION_POOL_TIMEOUT = float(os.environ.get("GAMES_ACTION_POOL_TIMEOUT", "5"))
+# Strong bots (a room's bot level, issue #15; games.live.strong_bots): the CPU time one
+# move's search may take, the queue their tasks go to (a worker of its own
+# serves it: `celery -A shuangkou_site worker -Q bots`), and how long past the think
+# time a strong bot's turn waits for its move before the sweeper plays the table
+# bot's move for it.
+GAMES_STRONG_BOT_BUDGET_MS = env_int("GAMES_STRONG_BOT_BUDGET_MS", 300)
+# Deals the search samples at most (None: the engine's default); with a budget it
+# never reaches, the move depends on the seed only (the tests' setting).
+GAMES_STRONG_BOT_MAX_SAMPLES = env_int("GAMES_STRONG_BOT_MAX_SAMPLES", 0) or None
+GAMES_BOT_QUEUE = os.environ.get("GAMES_BOT_QUEUE", "bots")
+GAMES_STRONG_BOT_BACKSTOP_SECONDS = float(
+    os.environ.get("GAMES_STRONG_BOT_BACKSTOP_SECONDS", "10"))
 # How long a private table's invite code works (games.live.private_tables).
 GAMES_INVITE_HOURS = float(os.environ.get("GAMES_INVITE_HOURS", "24"))
 # Under `make run` no Celery beat runs: a thread in the web process sweeps instead.

@@ -42,6 +42,10 @@ PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
 # Bots and 托管 seats move at once, and bots fill a table as soon as a person is ready.
 GAMES_BOT_THINK_SECONDS = 0
 GAMES_BOT_FILL_SECONDS = 0
+# Strong bots (games.live.strong_bots) stop at a number of deals, never at the time
+# budget: their moves then depend on the seed only, as a test recomputing them expects.
+GAMES_STRONG_BOT_MAX_SAMPLES = 24
+GAMES_STRONG_BOT_BUDGET_MS = 60_000
 # No heartbeats unless a test asks for them: a message every few seconds would break
 # the tests that wait for silence. games/live/tests/test_outage.py sets a short one.
 GAMES_HEARTBEAT_SECONDS = float(os.environ.get("GAMES_HEARTBEAT_SECONDS", "0"))

@@ -423,7 +423,8 @@ def test_a_room_refused_in_the_english_admin_says_why_in_english(client, admin_w
         "name": "New room", "rule_set": RuleSetConfig.objects.get(name="qq").pk,
         "kind": "coins", "stake_unit": 1, "coefficient": 0, "fee": 10, "min_coins": 5,
         "max_loss": 5, "turn_seconds": 2, "first_turn_seconds": 30, "ready_seconds": 60,
-        "escape_mode": "end_game", "bots_allowed": "on", "is_open": "on", "position": 0})
+        "escape_mode": "end_game", "bots_allowed": "on", "bot_level": "table", "is_open": "on",
+        "position": 0})
 
     assert response.status_code == 200  # the form again
     errors = response.context["adminform"].form.errors

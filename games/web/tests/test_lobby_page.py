@@ -61,6 +61,24 @@ def test_a_coin_rooms_stake_fee_and_freeze_are_said_in_words(client):
     assert "at least 1000 coins" in row and "up to 20000 coins are frozen" in row
 
 
+def test_a_room_with_bots_says_how_they_play_in_the_readers_language(client):
+    strong = make_room("strong bots", bot_level="strong")
+    easy = make_room("easy bots", bot_level="easy")
+    people = make_room("people only", bots_allowed=False, bot_level="strong")
+    client.force_login(make_player("alice"))
+
+    english = client.get(reverse("lobby"), HTTP_ACCEPT_LANGUAGE="en").content.decode()
+    chinese = client.get(reverse("lobby"), HTTP_ACCEPT_LANGUAGE="zh-hans").content.decode()
+
+    def row(html: str, room) -> str:
+        return re.search(rf'<tr id="room-{room.pk}".*?</tr>', html, re.S)[0]
+
+    assert 'data-bot-level="strong">Bots: Strong<' in row(english, strong)
+    assert 'data-bot-level="easy">Bots: Easy (the autoplay move)<' in row(english, easy)
+    assert "机器人：强" in row(chinese, strong)
+    assert "bot-level" not in row(english, people)  # no bots there: nothing to say
+
+
 def test_the_lobby_lists_tables_with_their_players_bots_marked_and_a_watch_link(client):
     points = make_room("QQ 积分场")
     bob = make_player("bob")
