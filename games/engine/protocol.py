@@ -168,6 +168,28 @@ def _game(request: dict, rules: RuleSet) -> dict:
     return {"ended": False, "finish": game.finish, "turn": game.turn}
 
 
+def _decide(request: dict, rules: RuleSet) -> dict:
+    """One seat's next action from what that seat sees (RULES §11 ``decide``)."""
+    from .ai import decide, position_from_actions
+
+    bot = request.get("bot", "strong")
+    if bot not in ("trustee", "table", "strong"):
+        raise RequestError(f"unknown bot {bot!r}: use trustee or strong")
+    hand = request.get("hand")
+    if not isinstance(hand, (str, list)):
+        raise RequestError("'hand' must be a string of rank tokens")
+    seed = request.get("seed", 0)
+    if isinstance(seed, bool) or not isinstance(seed, int):
+        raise RequestError("'seed' must be a whole number")
+    budget = _whole(request, "budget_ms", 300)
+    try:
+        position = position_from_actions(rules, request.get("seat"), hand,
+                                         request.get("leader"), request.get("actions"))
+    except ValueError as error:
+        raise RequestError(str(error)) from None
+    return {"play": decide(position, bot=bot, seed=seed, budget_ms=budget)}
+
+
 def _act(game: Game, action: Any) -> None:
     """One action of the ``game`` op: ``[seat, cards]`` or ``[seat, "pass"]``."""
     if not isinstance(action, list) or len(action) != 2 or not isinstance(action[1], str):
@@ -185,4 +207,5 @@ _HANDLERS: dict[str, Callable[[dict, RuleSet], dict]] = {
     "moves": _moves,
     "score": _score,
     "game": _game,
+    "decide": _decide,
 }

@@ -1,0 +1,491 @@
+"""Bots that choose a seat's next action from what that seat may see (issue #15).
+
+A :class:`Position` is one seat's knowledge: the rule set, its own hand, how many
+cards every seat holds, the play to beat, who leads, who is out and the public
+history of plays and passes. Nothing hidden is in it, so a bot built on it cannot
+peek (RULES §10: 托管 sees only its own hand and the public table).
+
+``decide`` answers one action with one of three bots:
+
+- ``trustee``: the 托管 move of RULES §10 (:func:`bot.trustee_move`);
+- ``table``: :func:`bot.simple_player_move`, the livelier bot of the tables;
+- ``strong``: determinized Monte-Carlo search. It deals the unseen cards to the
+  other seats consistently with their card counts, plays each candidate action
+  out to the end of the game with a quick policy for all seats, and keeps the
+  candidate with the best mean final score for its team (real scoring: base by
+  place × multiplier + contributions, §6/§9).
+
+The search stops at whichever comes first, ``max_samples`` deals or the time
+budget; with a fixed ``max_samples`` and a generous budget the answer depends on
+the seed only.
+"""
+
+from __future__ import annotations
+
+import random
+from dataclasses import dataclass, field
+from time import perf_counter
+
+from .bot import simple_player_move, trustee_move
+from .cards import (
+    BIG_JOKER,
+    EMPTY,
+    MAX_COPIES,
+    RANK_COUNT,
+    SMALL_JOKER,
+    TWO,
+    CardError,
+    Counts,
+    counts_of,
+    format_cards,
+    parse_cards,
+    unpack,
+)
+from .game import _CARD_BY_CODE, HAND_SIZE, Game
+from .moves import legal_moves
+from .patterns import Reading, best_beating
+from .rulesets import RuleSet
+from .scoring import BombRecord, bomb_record, score_places, score_tcy
+
+BOTS = ("trustee", "table", "strong")
+PASS = "pass"
+DEFAULT_MAX_SAMPLES = 400
+
+
+@dataclass(frozen=True)
+class Position:
+    """What one seat knows when it is to act. Equal positions give equal answers."""
+
+    rules: RuleSet
+    seat: int
+    seats: int
+    hand: Counts  # this seat's cards now
+    hand_counts: tuple[int, ...]  # cards held by each seat now
+    current: Reading | None  # the recorded reading of the play to beat, None on lead
+    current_cards: Counts | None
+    current_seat: int | None  # who made the play to beat
+    passes: int  # passes since the play to beat
+    leader: int  # who led this trick
+    finish: tuple[int, ...]  # seats out so far, in order
+    history: tuple[tuple[int, Counts | None], ...]  # (seat, cards) or (seat, None) for a pass
+    bombs: tuple[BombRecord, ...] = field(default=())
+
+    @property
+    def partner_winning(self) -> bool:
+        return (self.current_seat is not None and self.seats == 4
+                and self.current_seat % 2 == self.seat % 2 and self.current_seat != self.seat)
+
+    def unseen(self) -> Counts:
+        """Cards this seat has not seen: not in its hand, never played."""
+        left = list(MAX_COPIES)
+        for rank, count in enumerate(self.hand):
+            left[rank] -= count
+        for _, cards in self.history:
+            if cards is not None:
+                for rank, count in enumerate(cards):
+                    left[rank] -= count
+        return tuple(left)
+
+
+# --- building positions ---------------------------------------------------------------
+
+def position_from_events(events: list[dict], seat: int) -> Position:
+    """The position of ``seat`` after a game's event log, if ``seat`` is to act.
+
+    Only ``seat``'s own hand is taken from the deal; everything else comes from
+    public events (plays, passes, outs, tricks) and the card counts they imply."""
+    if not events or events[0].get("type") != "deal":
+        raise ValueError("the event log must start with the deal")
+    try:
+        game = Game.replay(events)
+    except Exception as error:  # a log the engine cannot fold
+        raise ValueError(f"the event log does not replay: {error}") from None
+    if game.status != "playing":
+        raise ValueError("the game is not running")
+    if not isinstance(seat, int) or isinstance(seat, bool) or not 0 <= seat < game.rules.players:
+        raise ValueError(f"no seat {seat!r}")
+    if game.turn != seat:
+        raise ValueError(f"it is seat {game.turn}'s turn, not seat {seat}'s")
+    history = []
+    for event in events:
+        if event["type"] == "play":
+            history.append((event["seat"], counts_of(_CARD_BY_CODE[c] for c in event["cards"])))
+        elif event["type"] == "pass":
+            history.append((event["seat"], None))
+    current = game.current
+    return Position(
+        rules=game.rules, seat=seat, seats=game.rules.players, hand=game.counts[seat],
+        hand_counts=tuple(sum(hand) for hand in game.counts),
+        current=game._current_reading,
+        current_cards=(counts_of(_CARD_BY_CODE[c] for c in current["cards"])
+                       if current else None),
+        current_seat=current["seat"] if current else None, passes=game.passes,
+        leader=game.leader, finish=tuple(game.finish), history=tuple(history),
+        bombs=tuple(game.bombs))
+
+
+def position_from_actions(rules: RuleSet, seat: int, hand, leader: int,
+                          actions: list) -> Position:
+    """The position of ``seat`` from its hand at the deal and the public actions
+    (RULES §11 ``decide``: every seat starts with 27 cards, auto-pass off)."""
+    seats = rules.players
+    for name, value in (("seat", seat), ("leader", leader)):
+        if isinstance(value, bool) or not isinstance(value, int) or not 0 <= value < seats:
+            raise ValueError(f"{name!r} must be a seat 0…{seats - 1}")
+    try:
+        own = parse_cards(hand) if isinstance(hand, (str, list)) else tuple(hand)
+    except CardError as error:
+        raise ValueError(f"bad hand: {error}") from None
+    if len(own) != RANK_COUNT or sum(own) != HAND_SIZE:
+        raise ValueError(f"the hand must hold {HAND_SIZE} cards, not {sum(own)}")
+    if not isinstance(actions, list):
+        raise ValueError("'actions' must be a list of [seat, cards or \"pass\"]")
+    state = _Public(rules, seat, own, leader)
+    for index, action in enumerate(actions):
+        try:
+            state.act(action)
+        except ValueError as error:
+            raise ValueError(f"action {index}: {error}") from None
+    if state.over:
+        raise ValueError("the game is over")
+    if state.turn != seat:
+        raise ValueError(f"it is seat {state.turn}'s turn, not seat {seat}'s")
+    return state.position()
+
+
+class _Public:
+    """The public flow of a game (RULES §3) for one viewer who knows only its own hand."""
+
+    def __init__(self, rules: RuleSet, viewer: int, hand: Counts, leader: int) -> None:
+        self.rules = rules
+        self.viewer = viewer
+        self.hand = hand
+        self.seen = list(MAX_COPIES)  # copies not yet accounted for by the viewer
+        for rank, count in enumerate(hand):
+            self.seen[rank] -= count
+        self.counts = [HAND_SIZE] * rules.players
+        self.turn = self.leader = leader
+        self.current: Reading | None = None
+        self.current_cards: Counts | None = None
+        self.current_seat: int | None = None
+        self.passes = 0
+        self.finish: list[int] = []
+        self.history: list[tuple[int, Counts | None]] = []
+        self.bombs: list[BombRecord] = []
+        self.over = False
+
+    def act(self, action) -> None:
+        if not isinstance(action, (list, tuple)) or len(action) != 2 \
+                or not isinstance(action[1], str):
+            raise ValueError("an action is [seat, cards or \"pass\"]")
+        who, text = action
+        if self.over:
+            raise ValueError("the game is over")
+        if who != self.turn or isinstance(who, bool):
+            raise ValueError(f"it is seat {self.turn}'s turn, not seat {who!r}'s")
+        if text.strip().lower() == PASS:
+            if self.current is None:
+                raise ValueError("a pass on lead")
+            self.history.append((who, None))
+            self.passes += 1
+            self._advance(who)
+            return
+        try:
+            cards = parse_cards(text)
+        except CardError as error:
+            raise ValueError(str(error)) from None
+        if not any(cards):
+            raise ValueError("an empty play")
+        if sum(cards) > self.counts[who]:
+            raise ValueError(f"seat {who} holds only {self.counts[who]} cards")
+        if who == self.viewer:
+            if any(c > h for c, h in zip(cards, self.hand)):
+                raise ValueError(f"seat {who} does not hold {format_cards(cards)}")
+            self.hand = tuple(h - c for h, c in zip(self.hand, cards))
+        else:
+            if any(c > s for c, s in zip(cards, self.seen)):
+                raise ValueError(f"{format_cards(cards)}: those cards are elsewhere")
+            self.seen = [s - c for s, c in zip(self.seen, cards)]
+        reading = best_beating(cards, self.current, self.rules)
+        if reading is None:
+            if best_beating(cards, None, self.rules) is None:
+                raise ValueError(f"{format_cards(cards)} is not a pattern")
+            raise ValueError(f"{format_cards(cards)} does not beat {format_cards(self.current_cards)}")
+        self.history.append((who, cards))
+        self.counts[who] -= sum(cards)
+        self.current, self.current_cards, self.current_seat = reading, cards, who
+        self.passes = 0
+        if reading.is_bomb:
+            self.bombs.append(bomb_record(who, reading))
+        if self.counts[who] == 0:
+            self.finish.append(who)
+            if _decided(self.finish, self.rules.players):
+                self.over = True
+                return
+        self._advance(who)
+
+    def _advance(self, who: int) -> None:
+        winner = self.current_seat
+        others = sum(1 for s, n in enumerate(self.counts) if s != winner and n)
+        if self.passes >= others:
+            self.leader = self.turn = winner if self.counts[winner] else (winner + 2) % 4
+            self.current = self.current_cards = self.current_seat = None
+            self.passes = 0
+            return
+        self.turn = _next_seat(self.counts, who)
+
+    def position(self) -> Position:
+        return Position(self.rules, self.viewer, self.rules.players, self.hand,
+                        tuple(self.counts), self.current, self.current_cards,
+                        self.current_seat, self.passes, self.leader, tuple(self.finish),
+                        tuple(self.history), tuple(self.bombs))
+
+
+def _decided(finish, players: int) -> bool:
+    if players == 2:
+        return len(finish) >= 1
+    teams = [s % 2 for s in finish]
+    return teams.count(0) == 2 or teams.count(1) == 2
+
+
+def _next_seat(counts, seat: int) -> int | None:
+    seats = len(counts)
+    for step in range(1, seats + 1):
+        candidate = (seat + step) % seats
+        if counts[candidate]:
+            return candidate
+    return None
+
+
+# --- the rollout simulator --------------------------------------------------------------
+
+class _Sim:
+    """A lean copy of the game flow over full hands, for rollouts."""
+
+    __slots__ = ("rules", "hands", "sizes", "turn", "current", "current_seat", "passes",
+                 "finish", "bombs", "over")
+
+    def __init__(self, rules: RuleSet, hands: list[Counts], position: Position) -> None:
+        self.rules = rules
+        self.hands = hands
+        self.sizes = [sum(h) for h in hands]
+        self.turn = position.seat
+        self.current = position.current
+        self.current_seat = position.current_seat
+        self.passes = position.passes
+        self.finish = list(position.finish)
+        self.bombs = list(position.bombs)
+        self.over = False
+
+    def step(self, cards: Counts | None) -> None:
+        who = self.turn
+        if cards is None:
+            self.passes += 1
+            self._advance(who)
+            return
+        reading = best_beating(cards, self.current, self.rules)
+        hand = self.hands[who]
+        self.hands[who] = tuple(h - c for h, c in zip(hand, cards))
+        self.sizes[who] -= sum(cards)
+        self.current, self.current_seat, self.passes = reading, who, 0
+        if reading.is_bomb:
+            self.bombs.append(bomb_record(who, reading))
+        if not self.sizes[who]:
+            self.finish.append(who)
+            if _decided(self.finish, self.rules.players):
+                self.over = True
+                return
+        self._advance(who)
+
+    def _advance(self, who: int) -> None:
+        winner = self.current_seat
+        sizes = self.sizes
+        others = sum(1 for s, n in enumerate(sizes) if s != winner and n)
+        if self.passes >= others:
+            self.turn = winner if sizes[winner] else (winner + 2) % 4
+            self.current = self.current_seat = None
+            self.passes = 0
+            return
+        self.turn = _next_seat(sizes, who)
+
+    def team_value(self, seat: int) -> float:
+        """The final score of ``seat``'s team (mean of its members)."""
+        players = self.rules.players
+        if players == 2:
+            winner = self.finish[0]
+            result = score_tcy(self.rules, winner, self.sizes[1 - winner], self.bombs, 1, False)
+            return float(result.scores[seat])
+        last = self.finish[-1]
+        rest = [(last + step) % 4 for step in range(1, 5)]
+        finish = self.finish + [s for s in rest if s not in self.finish]
+        scores = score_places(self.rules, finish, self.bombs).scores
+        return (scores[seat] + scores[(seat + 2) % 4]) / 2
+
+    def partner_winning(self, seat: int) -> bool:
+        return (self.current_seat is not None and self.rules.players == 4
+                and self.current_seat % 2 == seat % 2 and self.current_seat != seat)
+
+    def opponent_cards(self, seat: int) -> int:
+        players = self.rules.players
+        sizes = [n for s, n in enumerate(self.sizes)
+                 if n and (s % 2 != seat % 2 if players == 4 else s != seat)]
+        return min(sizes) if sizes else 0
+
+
+def _rollout(sim: _Sim, rng: random.Random, limit: int = 400) -> None:
+    rules = sim.rules
+    for _ in range(limit):
+        if sim.over:
+            return
+        seat = sim.turn
+        cards = simple_player_move(sim.hands[seat], sim.current, sim.partner_winning(seat),
+                                   sim.opponent_cards(seat), rules, rng)
+        sim.step(cards)
+    raise RuntimeError("a rollout did not end")
+
+
+# --- choosing candidates ------------------------------------------------------------------
+
+def _candidates(position: Position) -> list[Counts | None]:
+    """Legal actions worth searching, best-looking first (None is a pass)."""
+    rules = position.rules
+    hand = position.hand
+    moves = [unpack(m) for m in legal_moves(hand, position.current, rules)]
+    options: list[Counts | None] = []
+    if position.current is not None:
+        options.append(None)
+    scored = []
+    for cards in moves:
+        reading = best_beating(cards, position.current, rules)
+        scored.append((_move_cost(hand, cards, reading, rules), format_cards(cards), cards))
+    scored.sort()
+    return options + [cards for _, _, cards in scored]
+
+
+def _move_cost(hand: Counts, cards: Counts, reading: Reading, rules: RuleSet) -> tuple:
+    """Lower looks better: keep bombs whole, spend wildcards late, shed low cards,
+    more cards at once."""
+    wild = ((cards[BIG_JOKER] if rules.big_joker_wild else 0)
+            + (cards[SMALL_JOKER] if rules.small_joker_wild else 0))
+    breaks = 0
+    if not reading.is_bomb:
+        for rank in range(TWO + 1):
+            if cards[rank] and hand[rank] >= 4:
+                breaks += 1
+    left_singles = 0
+    for rank in range(TWO + 1):
+        if cards[rank] and 0 < hand[rank] - cards[rank] < 2:
+            left_singles += 1
+    bomb = 1 if reading.is_bomb else 0
+    return (bomb, breaks, wild, left_singles, reading.rank - sum(cards))
+
+
+# --- the bots -----------------------------------------------------------------------------
+
+def decide(position: Position, *, bot: str = "strong", seed: int = 0, budget_ms: int = 300,
+           max_samples: int | None = None) -> str:
+    """The seat's next action as canonical text, or ``"pass"``; always legal."""
+    if bot == "trustee":
+        cards = trustee_move(position.hand, position.current, position.partner_winning,
+                             position.rules)
+        return _text(cards)
+    if bot == "table":
+        cards = simple_player_move(position.hand, position.current, position.partner_winning,
+                                   _opponent_cards(position), position.rules,
+                                   random.Random(seed))
+        return _text(cards)
+    if bot != "strong":
+        raise ValueError(f"unknown bot {bot!r}: use one of {', '.join(BOTS)}")
+    return search(position, seed=seed, budget_ms=budget_ms, max_samples=max_samples)["best"]
+
+
+def analyse(position: Position, played: str, *, seed: int = 0, budget_ms: int = 500,
+            max_samples: int | None = None) -> dict:
+    """How much ``played`` lost against the search's best action, in team score."""
+    played_cards = None if played.strip().lower() == PASS else parse_cards(played)
+    report = search(position, seed=seed, budget_ms=budget_ms, max_samples=max_samples,
+                    include=played_cards, must_include=True)
+    key = _text(played_cards)
+    if key not in report["values"]:
+        raise ValueError(f"{played!r} is not a legal action here")
+    played_value = report["values"][key]
+    best_value = max(report["best_value"], played_value)
+    best = report["best"] if report["best_value"] >= played_value else key
+    return {"best": best, "best_value": best_value, "played_value": played_value,
+            "loss": max(0.0, best_value - played_value), "forced": report["forced"]}
+
+
+def search(position: Position, *, seed: int = 0, budget_ms: int = 300,
+           max_samples: int | None = None, include: Counts | None = None,
+           must_include: bool = False) -> dict:
+    """Flat determinized Monte-Carlo over the candidate actions."""
+    started = perf_counter()
+    deadline = started + budget_ms / 1000
+    samples_cap = DEFAULT_MAX_SAMPLES if max_samples is None else max_samples
+    candidates = _candidates(position)
+    if must_include and include not in candidates:
+        legal = best_beating(include, position.current, position.rules) is not None \
+            if include is not None else position.current is not None
+        if not legal or any(c > h for c, h in zip(include or EMPTY, position.hand)):
+            return {"best": _text(candidates[0]), "best_value": 0.0, "values": {},
+                    "forced": len(candidates) == 1}
+        candidates.append(include)
+    forced = len(candidates) == 1
+    if forced:
+        return {"best": _text(candidates[0]), "best_value": 0.0,
+                "values": {_text(candidates[0]): 0.0}, "forced": True, "samples": 0}
+    keep = candidates[:_WIDTH]
+    if must_include and include not in keep:
+        keep.append(include)
+    rng = random.Random(f"ai:{seed}")
+    totals = [0.0] * len(keep)
+    done = 0
+    while done < samples_cap and (done == 0 or perf_counter() < deadline):
+        hands = _determinize(position, rng)
+        roll_seed = rng.getrandbits(32)
+        for index, cards in enumerate(keep):
+            sim = _Sim(position.rules, list(hands), position)
+            sim.step(cards)
+            _rollout(sim, random.Random(roll_seed))
+            totals[index] += sim.team_value(position.seat)
+        done += 1
+    values = {_text(cards): total / done for cards, total in zip(keep, totals)}
+    best_index = max(range(len(keep)), key=lambda i: (totals[i], -i))
+    return {"best": _text(keep[best_index]), "best_value": totals[best_index] / done,
+            "values": values, "forced": False, "samples": done}
+
+
+_WIDTH = 8
+
+
+def _determinize(position: Position, rng: random.Random) -> list[Counts]:
+    """Deal the unseen cards to the other seats by their card counts."""
+    pool = [rank for rank, count in enumerate(position.unseen()) for _ in range(count)]
+    rng.shuffle(pool)
+    hands = []
+    at = 0
+    for seat in range(position.seats):
+        if seat == position.seat:
+            hands.append(position.hand)
+            continue
+        counts = [0] * RANK_COUNT
+        for rank in pool[at:at + position.hand_counts[seat]]:
+            counts[rank] += 1
+        at += position.hand_counts[seat]
+        hands.append(tuple(counts))
+    return hands
+
+
+def _opponent_cards(position: Position) -> int:
+    seat = position.seat
+    sizes = [n for s, n in enumerate(position.hand_counts)
+             if n and (s % 2 != seat % 2 if position.seats == 4 else s != seat)]
+    return min(sizes) if sizes else 0
+
+
+def _text(cards: Counts | None) -> str:
+    return PASS if cards is None else format_cards(cards)
+
+
+__all__ = ["BOTS", "Position", "analyse", "decide", "position_from_actions",
+           "position_from_events", "search"]
