@@ -83,15 +83,34 @@ def analysis_request(*, record: GameRecord, user: User | None, auto: bool = Fals
             pk=analysis.pk, status=GameAnalysis.Status.FAILED).update(
             status=GameAnalysis.Status.QUEUED, error="", requested_by=requested_by))
         analysis.refresh_from_db()
-    if created:
-        transaction.on_commit(lambda: _enqueue(record.pk))
+    if created or _lost(analysis):
+        transaction.on_commit(lambda: _enqueue_robustly(record.pk))
     return Requested(analysis, created)
+
+
+def _lost(analysis: GameAnalysis) -> bool:
+    """Queued so long ago that its task must have been lost (a broker that refused
+    it, a purged queue): asking again sends it again. Two tasks for one analysis
+    are harmless, only one claims it (analysis_run)."""
+    age = timedelta(seconds=settings.ANALYSIS_STALE_SECONDS)
+    return analysis.status == GameAnalysis.Status.QUEUED \
+        and analysis.created_at < timezone.now() - age
 
 
 def _enqueue(game_id: int) -> None:
     from shuangkou_site.celery import app as celery_app
 
     celery_app.signature(ANALYSE_TASK, args=(game_id,)).delay()
+
+
+def _enqueue_robustly(game_id: int) -> None:
+    """After the commit: a broker that refuses the task is logged, not raised (the
+    request, or the settlement that queued it, has succeeded); asking again after
+    ANALYSIS_STALE_SECONDS sends it again."""
+    try:
+        _enqueue(game_id)
+    except Exception:
+        logger.exception("could not enqueue the analysis of game %s", game_id)
 
 
 def schedule_auto_analysis(record: GameRecord) -> None:
