@@ -98,9 +98,11 @@ def _lost(analysis: GameAnalysis) -> bool:
 
 
 def _enqueue(game_id: int) -> None:
-    from shuangkou_site.celery import app as celery_app
+    # The task object, not its name: a name the app has not registered yet (Celery
+    # discovers tasks lazily) would go to the broker even where tasks run eagerly.
+    from analysis.tasks import analyse_game_task
 
-    celery_app.signature(ANALYSE_TASK, args=(game_id,)).delay()
+    analyse_game_task.delay(game_id)
 
 
 def _enqueue_robustly(game_id: int) -> None:
