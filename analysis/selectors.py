@@ -9,8 +9,17 @@ from django.utils.translation import pgettext
 
 from analysis.compute import OK, PASS
 from analysis.models import GameAnalysis
-from games.models import GameRecord
+from games.models import BotPlayer, GameRecord
 from games.vocabulary import rank_label, reading_text
+
+
+def human_seats(record: GameRecord) -> list[int]:
+    """Seats a person played: not a server bot's seat, nor a bot account's."""
+    bots = set(record.bot_seats or [])
+    bot_users = set(BotPlayer.objects.filter(user_id__in=record.players)
+                    .values_list("user_id", flat=True))
+    return [seat for seat, user_id in enumerate(record.players)
+            if seat not in bots and user_id not in bot_users]
 
 
 def analysis_of(record: GameRecord) -> GameAnalysis | None:

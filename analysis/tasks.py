@@ -4,7 +4,9 @@ from __future__ import annotations
 
 from celery import shared_task
 
-from analysis.services import ANALYSE_TASK, analysis_run
+from analysis.running import analysis_run
+
+ANALYSE_TASK = "analysis.tasks.analyse_game_task"
 
 
 @shared_task(name=ANALYSE_TASK, acks_late=True)

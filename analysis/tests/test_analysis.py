@@ -14,7 +14,8 @@ from django.utils import timezone
 
 from analysis.compute import BAD, DOUBTFUL, OK, PASS, decisions, played_text
 from analysis.models import GameAnalysis
-from analysis.services import AnalysisRefused, analysis_request, analysis_run
+from analysis.running import analysis_run
+from analysis.services import AnalysisRefused, analysis_request
 from analysis.tasks import analyse_game_task
 from analysis.tests.helpers import BOT_SEAT, EngineCalls, game_with_a_bot, people
 from games.engine import ai
