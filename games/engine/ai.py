@@ -17,14 +17,16 @@ peek (RULES §10: 托管 sees only its own hand and the public table).
 
 The search stops at whichever comes first, ``max_samples`` deals or the time
 budget; with a fixed ``max_samples`` and a generous budget the answer depends on
-the seed only.
+the seed only. The budget is CPU time of the calling thread (``time.thread_time``):
+on a core of its own that is wall time, and on a busy machine the bot thinks as
+much as it would alone instead of playing worse.
 """
 
 from __future__ import annotations
 
 import random
 from dataclasses import dataclass, field
-from time import perf_counter
+from time import thread_time
 
 from .bot import simple_player_move, trustee_move
 from .cards import (
@@ -100,6 +102,12 @@ def position_from_events(events: list[dict], seat: int) -> Position:
         game = Game.replay(events)
     except Exception as error:  # a log the engine cannot fold
         raise ValueError(f"the event log does not replay: {error}") from None
+    return position_from_game(game, seat)
+
+
+def position_from_game(game: Game, seat: int) -> Position:
+    """The position of ``seat`` in a running game: its own hand and the public state
+    only (what :func:`position_from_events` gives, without replaying the log)."""
     if game.status != "playing":
         raise ValueError("the game is not running")
     if not isinstance(seat, int) or isinstance(seat, bool) or not 0 <= seat < game.rules.players:
@@ -107,7 +115,7 @@ def position_from_events(events: list[dict], seat: int) -> Position:
     if game.turn != seat:
         raise ValueError(f"it is seat {game.turn}'s turn, not seat {seat}'s")
     history = []
-    for event in events:
+    for event in game.events:
         if event["type"] == "play":
             history.append((event["seat"], counts_of(_CARD_BY_CODE[c] for c in event["cards"])))
         elif event["type"] == "pass":
@@ -262,11 +270,13 @@ def _next_seat(counts, seat: int) -> int | None:
 class _Sim:
     """A lean copy of the game flow over full hands, for rollouts."""
 
-    __slots__ = ("rules", "hands", "sizes", "turn", "current", "current_seat", "passes",
+    __slots__ = ("rules", "cache", "hands", "sizes", "turn", "current", "current_seat", "passes",
                  "finish", "bombs", "over")
 
-    def __init__(self, rules: RuleSet, hands: list[Counts], position: Position) -> None:
+    def __init__(self, rules: RuleSet, hands: list[Counts], position: Position,
+                 cache: dict | None = None) -> None:
         self.rules = rules
+        self.cache = {} if cache is None else cache
         self.hands = hands
         self.sizes = [sum(h) for h in hands]
         self.turn = position.seat
@@ -283,7 +293,10 @@ class _Sim:
             self.passes += 1
             self._advance(who)
             return
-        reading = best_beating(cards, self.current, self.rules)
+        key = (cards, self.current)
+        reading = self.cache.get(key)
+        if reading is None:
+            reading = self.cache[key] = best_beating(cards, self.current, self.rules)
         hand = self.hands[who]
         self.hands[who] = tuple(h - c for h, c in zip(hand, cards))
         self.sizes[who] -= sum(cards)
@@ -347,37 +360,76 @@ def _rollout(sim: _Sim, rng: random.Random, limit: int = 400) -> None:
 # --- choosing candidates ------------------------------------------------------------------
 
 def _candidates(position: Position) -> list[Counts | None]:
-    """Legal actions worth searching, best-looking first (None is a pass)."""
+    """Legal actions worth searching, best-looking first (None is a pass).
+
+    Every legal action is scored by :func:`_move_cost`; the search looks at a few
+    of each sort so that pruning never hides a whole idea: the pass, the cheapest
+    plays of each type and size, and the smallest bombs."""
     rules = position.rules
     hand = position.hand
-    moves = [unpack(m) for m in legal_moves(hand, position.current, rules)]
-    options: list[Counts | None] = []
-    if position.current is not None:
-        options.append(None)
-    scored = []
-    for cards in moves:
-        reading = best_beating(cards, position.current, rules)
-        scored.append((_move_cost(hand, cards, reading, rules), format_cards(cards), cards))
-    scored.sort()
-    return options + [cards for _, _, cards in scored]
+    current = position.current
+    plays = []
+    bombs = []
+    for move in legal_moves(hand, current, rules):
+        cards = unpack(move)
+        reading = best_beating(cards, current, rules)
+        if reading.is_bomb:
+            bombs.append((reading.power, _move_cost(hand, cards, reading, rules),
+                          format_cards(cards), cards))
+        else:
+            plays.append((_move_cost(hand, cards, reading, rules), format_cards(cards), cards,
+                          (reading.kind, reading.size)))
+    plays.sort()
+    bombs.sort()
+    options: list[Counts | None] = [] if current is None else [None]
+    if current is None:
+        per_kind: dict = {}
+        for _, _, cards, kind in plays:
+            per_kind.setdefault(kind, []).append(cards)
+        firsts = [group[0] for group in per_kind.values()]
+        seconds = [group[1] for group in per_kind.values() if len(group) > 1]
+        order = sorted(firsts, key=lambda c: [p[2] for p in plays].index(c))
+        options += order[:_LEAD_WIDTH]
+        for cards in seconds:
+            if len(options) >= _LEAD_WIDTH:
+                break
+            options.append(cards)
+        for _, _, cards, _ in plays:
+            if len(options) >= _LEAD_WIDTH:
+                break
+            if cards not in options:
+                options.append(cards)
+        if not options:
+            options += [bomb[3] for bomb in bombs[:1]]
+        elif bombs and len(plays) <= 3:
+            options.append(bombs[0][3])
+    else:
+        options += [cards for _, _, cards, _ in plays[:_FOLLOW_WIDTH]]
+        options += [bomb[3] for bomb in bombs[:_BOMB_WIDTH]]
+    return options
+
+
+_LEAD_WIDTH = 8
+_FOLLOW_WIDTH = 4
+_BOMB_WIDTH = 3
 
 
 def _move_cost(hand: Counts, cards: Counts, reading: Reading, rules: RuleSet) -> tuple:
-    """Lower looks better: keep bombs whole, spend wildcards late, shed low cards,
-    more cards at once."""
+    """Lower looks better: keep bombs whole, spend wildcards late, leave few lone
+    cards, shed low cards and many at once."""
     wild = ((cards[BIG_JOKER] if rules.big_joker_wild else 0)
             + (cards[SMALL_JOKER] if rules.small_joker_wild else 0))
     breaks = 0
-    if not reading.is_bomb:
-        for rank in range(TWO + 1):
-            if cards[rank] and hand[rank] >= 4:
-                breaks += 1
-    left_singles = 0
+    singles = 0
     for rank in range(TWO + 1):
-        if cards[rank] and 0 < hand[rank] - cards[rank] < 2:
-            left_singles += 1
-    bomb = 1 if reading.is_bomb else 0
-    return (bomb, breaks, wild, left_singles, reading.rank - sum(cards))
+        have = hand[rank]
+        used = cards[rank]
+        if used:
+            if have >= 4 and not reading.is_bomb:
+                breaks += 1
+            if have - used == 1:
+                singles += 1
+    return (breaks + wild, singles, reading.rank * 2 - sum(cards))
 
 
 # --- the bots -----------------------------------------------------------------------------
@@ -401,61 +453,108 @@ def decide(position: Position, *, bot: str = "strong", seed: int = 0, budget_ms:
 
 def analyse(position: Position, played: str, *, seed: int = 0, budget_ms: int = 500,
             max_samples: int | None = None) -> dict:
-    """How much ``played`` lost against the search's best action, in team score."""
-    played_cards = None if played.strip().lower() == PASS else parse_cards(played)
+    """How much ``played`` lost against the search's best action, in expected final
+    score of the seat's team. ``played`` stays in the search even if it looks poor.
+    Raises ValueError if ``played`` is not a legal action here."""
+    if not isinstance(played, str):
+        raise ValueError("'played' must be card text or \"pass\"")
+    try:
+        played_cards = None if played.strip().lower() == PASS else parse_cards(played)
+    except CardError as error:
+        raise ValueError(str(error)) from None
+    if played_cards is not None and not any(played_cards):
+        raise ValueError("an empty play")
     report = search(position, seed=seed, budget_ms=budget_ms, max_samples=max_samples,
                     include=played_cards, must_include=True)
     key = _text(played_cards)
-    if key not in report["values"]:
-        raise ValueError(f"{played!r} is not a legal action here")
     played_value = report["values"][key]
-    best_value = max(report["best_value"], played_value)
-    best = report["best"] if report["best_value"] >= played_value else key
+    best, best_value = report["best"], report["best_value"]
+    if played_value >= best_value:
+        best, best_value = key, played_value
     return {"best": best, "best_value": best_value, "played_value": played_value,
-            "loss": max(0.0, best_value - played_value), "forced": report["forced"]}
+            "loss": best_value - played_value, "forced": report["forced"]}
 
 
 def search(position: Position, *, seed: int = 0, budget_ms: int = 300,
            max_samples: int | None = None, include: Counts | None = None,
            must_include: bool = False) -> dict:
-    """Flat determinized Monte-Carlo over the candidate actions."""
-    started = perf_counter()
-    deadline = started + budget_ms / 1000
-    samples_cap = DEFAULT_MAX_SAMPLES if max_samples is None else max_samples
+    """Determinized Monte-Carlo over the candidate actions, with racing: every
+    sample deals the unseen cards once and plays every candidate still in the race
+    out to the end on that deal (common random numbers); every few samples a
+    candidate clearly behind the leader (paired difference beyond
+    :data:`_DROP_Z` standard errors) leaves the race. Stops at ``max_samples``
+    samples, when one candidate is left, or at the time budget."""
+    deadline = thread_time() + budget_ms / 1000
+    samples_cap = DEFAULT_MAX_SAMPLES if max_samples is None else max(1, max_samples)
     candidates = _candidates(position)
-    if must_include and include not in candidates:
-        legal = best_beating(include, position.current, position.rules) is not None \
-            if include is not None else position.current is not None
-        if not legal or any(c > h for c, h in zip(include or EMPTY, position.hand)):
-            return {"best": _text(candidates[0]), "best_value": 0.0, "values": {},
-                    "forced": len(candidates) == 1}
-        candidates.append(include)
-    forced = len(candidates) == 1
-    if forced:
-        return {"best": _text(candidates[0]), "best_value": 0.0,
-                "values": {_text(candidates[0]): 0.0}, "forced": True, "samples": 0}
-    keep = candidates[:_WIDTH]
-    if must_include and include not in keep:
-        keep.append(include)
+    if must_include:
+        if include is None and position.current is None:
+            raise ValueError("a pass on lead is not legal")
+        if include is not None and (
+                any(c > h for c, h in zip(include, position.hand))
+                or best_beating(include, position.current, position.rules) is None):
+            raise ValueError(f"{format_cards(include)} is not a legal play here")
+        if include not in candidates:
+            candidates.append(include)
+    if len(candidates) == 1 and (not must_include or _legal_count(position) == 1):
+        only = _text(candidates[0])
+        return {"best": only, "best_value": 0.0, "values": {only: 0.0}, "forced": True,
+                "samples": 0}
     rng = random.Random(f"ai:{seed}")
-    totals = [0.0] * len(keep)
+    cache: dict = {}
+    values: list[list[float]] = [[] for _ in candidates]
+    active = list(range(len(candidates)))
+    keep_index = candidates.index(include) if must_include else None
     done = 0
-    while done < samples_cap and (done == 0 or perf_counter() < deadline):
+    while done < samples_cap and (done == 0 or thread_time() < deadline):
         hands = _determinize(position, rng)
         roll_seed = rng.getrandbits(32)
-        for index, cards in enumerate(keep):
-            sim = _Sim(position.rules, list(hands), position)
-            sim.step(cards)
+        for index in active:
+            sim = _Sim(position.rules, list(hands), position, cache)
+            sim.step(candidates[index])
             _rollout(sim, random.Random(roll_seed))
-            totals[index] += sim.team_value(position.seat)
+            values[index].append(sim.team_value(position.seat))
         done += 1
-    values = {_text(cards): total / done for cards, total in zip(keep, totals)}
-    best_index = max(range(len(keep)), key=lambda i: (totals[i], -i))
-    return {"best": _text(keep[best_index]), "best_value": totals[best_index] / done,
-            "values": values, "forced": False, "samples": done}
+        if done >= _RACE_START and done % _RACE_EVERY == 0 and len(active) > 1:
+            active = _race(active, values, done, keep_index)
+            if len(active) == 1:
+                break
+    means = {index: sum(values[index]) / len(values[index]) for index in range(len(candidates))
+             if values[index]}
+    best_index = max(active, key=lambda i: (means[i], -i))
+    if keep_index is not None and keep_index != best_index and len(active) == 1:
+        best_index = keep_index
+    return {"best": _text(candidates[best_index]), "best_value": means[best_index],
+            "values": {_text(candidates[i]): mean for i, mean in means.items()},
+            "forced": False, "samples": done}
 
 
-_WIDTH = 8
+_RACE_START = 12
+_RACE_EVERY = 4
+_DROP_Z = 2.0
+
+
+def _race(active: list[int], values: list[list[float]], done: int,
+          keep: int | None) -> list[int]:
+    """Drop the candidates clearly behind the leader on the samples they share."""
+    leader = max(active, key=lambda i: (sum(values[i][:done]) / done, -i))
+    kept = []
+    for index in active:
+        if index == leader or index == keep:
+            kept.append(index)
+            continue
+        diffs = [a - b for a, b in zip(values[leader], values[index])]
+        n = len(diffs)
+        mean = sum(diffs) / n
+        var = sum((d - mean) ** 2 for d in diffs) / (n - 1)
+        if mean <= 0 or mean * mean * n <= _DROP_Z * _DROP_Z * var:
+            kept.append(index)
+    return kept
+
+
+def _legal_count(position: Position) -> int:
+    count = len(legal_moves(position.hand, position.current, position.rules))
+    return count + (position.current is not None)
 
 
 def _determinize(position: Position, rng: random.Random) -> list[Counts]:

@@ -137,7 +137,11 @@ def joker_only_reading(small: int, big: int, rules: RuleSet) -> Reading | None:
 
 def chain_bomb_windows(rules: RuleSet) -> list[tuple[tuple[int, ...], int, int]]:
     """Every run of ranks a chain bomb may use: (ranks, rank, group)."""
-    return _WINDOW_CACHE.setdefault(rules.chain_bombs_through_two, _windows(rules))
+    key = rules.chain_bombs_through_two
+    windows = _WINDOW_CACHE.get(key)
+    if windows is None:  # built once per kind: this is on every reading's path
+        windows = _WINDOW_CACHE[key] = _windows(rules)
+    return windows
 
 
 def _windows(rules: RuleSet) -> list[tuple[tuple[int, ...], int, int]]:
@@ -204,7 +208,7 @@ def readings(cards: Counts, rules: RuleSet) -> list[Reading]:
             filled = tuple(r for r in ranks for _ in range(width - cards[r]))
             found.append(_non_bomb(kind, size, start + length - 1, length, filled))
 
-    if rules.chain_bombs:
+    if rules.chain_bombs and size >= MIN_BOMB * CHAIN_BOMB_LENGTHS[0]:
         present = set(naturals)
         for ranks, top, group in chain_bomb_windows(rules):
             if not present.issubset(ranks):
