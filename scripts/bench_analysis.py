@@ -9,7 +9,9 @@ Analyses the engine's seeded sample games (games.engine.sample_games: bots playi
 the task's own code, without the database: every decision of the first ``--seats``
 seats (4: the worst case, a table of people). The budgets default to the settings'
 (ANALYSIS_MOVE_BUDGET_MS, ANALYSIS_GAME_SECONDS). Prints one line per game (moves
-analysed, forced, marks, seconds) and the mean and the maximum. The issue asks for
+analysed, forced, marks, wall and CPU seconds) and the means and maxima: on a machine
+busy with other work the wall seconds include waiting for a core, the CPU seconds are
+what a worker of its own would take. The issue asks for
 ≤ 60 s a game; prefix with ``nice -n 19`` on a shared machine.
 """
 
@@ -38,24 +40,27 @@ def main(argv: list[str] | None = None) -> None:
     args = parser.parse_args(argv)
     budget = Budget(move_ms=args.move_ms, game_seconds=args.game_seconds)
     thresholds = Thresholds(doubtful=1.0, bad=3.0)
-    seconds = []
+    seconds, cpus = [], []
     print(f"ruleset={args.ruleset} move_ms={args.move_ms} game_seconds={args.game_seconds} "
           f"seats={args.seats}")
     for seed in range(args.seed, args.seed + args.games):
         events = [event for event in sample_log(args.ruleset, seed)
                   if event["type"] != "settled"]
         seats = list(range(args.seats))
-        started = time.perf_counter()
+        started, cpu = time.perf_counter(), time.process_time()
         outcome = analyse_log(events, seats, budget=budget, thresholds=thresholds, seed=seed)
-        took = time.perf_counter() - started
+        took, cpu = time.perf_counter() - started, time.process_time() - cpu
         seconds.append(took)
+        cpus.append(cpu)
         marks = {mark: sum(move["mark"] == mark for move in outcome.moves)
                  for mark in ("ok", "?", "??")}
         print(f"seed={seed} decisions={len(decisions(events, seats))} "
               f"analysed={len(outcome.moves)} forced={sum(outcome.forced.values())} "
-              f"marks={marks} budget_given_ms={outcome.budget_used_ms} seconds={took:.1f}")
+              f"marks={marks} budget_given_ms={outcome.budget_used_ms} seconds={took:.1f} "
+              f"cpu_seconds={cpu:.1f}")
     print(f"games={len(seconds)} mean_seconds={statistics.fmean(seconds):.1f} "
-          f"max_seconds={max(seconds):.1f}")
+          f"max_seconds={max(seconds):.1f} mean_cpu_seconds={statistics.fmean(cpus):.1f} "
+          f"max_cpu_seconds={max(cpus):.1f}")
 
 
 if __name__ == "__main__":
