@@ -75,11 +75,16 @@ def decisions(events: Sequence[dict], seats: Collection[int]) -> list[int]:
 
 def analyse_log(events: Sequence[dict], seats: Collection[int], *, budget: Budget,
                 thresholds: Thresholds, seed: int = 0,
-                engine: Any = None, clock: Callable[[], float] = time.monotonic) -> Outcome:
+                engine: Any = None, clock: Callable[[], float] = time.process_time) -> Outcome:
     """Every decision of ``seats`` in the game ``events`` (the full log of an ended
     game), each from its seat's view of the log cut just before it. The budget of a
     move is the game's time left shared among the moves left, at most ``move_ms``: a
-    long game gets less per move, never more than the game's total."""
+    long game gets less per move, never more than the game's total.
+
+    Time is the process's CPU time, as the engine counts its own budget: a worker
+    sharing its cores with other work takes longer by the wall clock but analyses
+    as well, and a worker of its own takes about as long by either clock.
+    ``outcome.seconds`` is that CPU time."""
     if engine is None:
         from games.engine import ai as engine
     events = list(events)

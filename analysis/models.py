@@ -57,3 +57,20 @@ class GameAnalysis(models.Model):
     @property
     def finished(self) -> bool:
         return self.status == self.Status.DONE
+
+
+class AnalysisOptions(models.Model):
+    """The operator's choices, edited in admin: one row at most. Until an operator
+    saves it, settings.ANALYSIS_AUTO_COIN_GAMES decides (analysis.selectors.auto_coin_games)."""
+
+    auto_coin_games = models.BooleanField(
+        _("金币场自动分析"), default=True,
+        help_text=_("金币场的每局结算后自动分析真人玩家的出牌。"))
+    updated_at = models.DateTimeField(_("更新时间"), auto_now=True)
+
+    class Meta:
+        verbose_name = _("分析设置")
+        verbose_name_plural = pgettext_lazy("复数", "分析设置")
+
+    def __str__(self) -> str:
+        return str(self._meta.verbose_name)

@@ -5,10 +5,11 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
+from django.conf import settings
 from django.utils.translation import pgettext
 
 from analysis.compute import OK, PASS
-from analysis.models import GameAnalysis
+from analysis.models import AnalysisOptions, GameAnalysis
 from games.models import BotPlayer, GameRecord
 from games.vocabulary import rank_label, reading_text
 
@@ -20,6 +21,13 @@ def human_seats(record: GameRecord) -> list[int]:
                     .values_list("user_id", flat=True))
     return [seat for seat, user_id in enumerate(record.players)
             if seat not in bots and user_id not in bot_users]
+
+
+def auto_coin_games() -> bool:
+    """Whether settled coin games are analysed without being asked: the operator's
+    choice in admin (AnalysisOptions) if saved, else settings.ANALYSIS_AUTO_COIN_GAMES."""
+    options = AnalysisOptions.objects.order_by("pk").first()
+    return settings.ANALYSIS_AUTO_COIN_GAMES if options is None else options.auto_coin_games
 
 
 def analysis_of(record: GameRecord) -> GameAnalysis | None:

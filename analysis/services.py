@@ -17,7 +17,7 @@ from django.utils import timezone
 
 from accounts.models import User
 from analysis.models import GameAnalysis
-from analysis.selectors import human_seats
+from analysis.selectors import auto_coin_games, human_seats
 from analysis.tasks import analyse_game_task
 from games.models import GameRecord
 
@@ -102,16 +102,19 @@ def _enqueue_robustly(game_id: int) -> None:
 
 def schedule_auto_analysis(record: GameRecord) -> None:
     """At a settlement (call inside its transaction): once it commits, queue the
-    analysis of a coin game if the operator wants coin games analysed
-    (settings.ANALYSIS_AUTO_COIN_GAMES). Nothing here can fail the settlement: the
-    work happens after the commit, and its errors are logged, not raised."""
-    if not settings.ANALYSIS_AUTO_COIN_GAMES or not (record.terms or {}).get("coins"):
+    analysis of a coin game if the operator wants coin games analysed (admin's
+    分析设置, else settings.ANALYSIS_AUTO_COIN_GAMES). Nothing here can fail the
+    settlement: the work happens after the commit, and its errors are logged, not
+    raised."""
+    if not (record.terms or {}).get("coins"):
         return
     game_id = record.pk
 
     def queue() -> None:
         try:
-            analysis_request(record=GameRecord.objects.get(pk=game_id), user=None, auto=True)
+            if auto_coin_games():
+                analysis_request(record=GameRecord.objects.get(pk=game_id), user=None,
+                                 auto=True)
         except AnalysisRefused:
             pass  # bots only: nothing to analyse
         except Exception:

@@ -13,7 +13,7 @@ from django.db import connection
 from django.utils import timezone
 
 from analysis.compute import BAD, DOUBTFUL, OK, PASS, decisions, played_text
-from analysis.models import GameAnalysis
+from analysis.models import AnalysisOptions, GameAnalysis
 from analysis.running import analysis_run
 from analysis.services import AnalysisRefused, analysis_request
 from analysis.tasks import analyse_game_task
@@ -250,3 +250,24 @@ def test_a_failing_analysis_never_fails_the_settlement(
     assert other.settled_at is not None
     # Asked for and kept: the next request after ANALYSIS_STALE_SECONDS sends it again.
     assert GameAnalysis.objects.get(game=other).status == GameAnalysis.Status.QUEUED
+
+
+@pytest.mark.django_db
+def test_the_operators_switch_in_admin_overrides_the_setting(
+        settings, monkeypatch, django_capture_on_commit_callbacks):
+    queued = []
+    monkeypatch.setattr("analysis.services._enqueue", queued.append)
+    settings.ANALYSIS_AUTO_COIN_GAMES = True
+    options = AnalysisOptions.objects.create(auto_coin_games=False)
+    off = settle_coin_game(seed=1)
+    with django_capture_on_commit_callbacks(execute=True):
+        assert game_settle(game_id=off.pk)
+    assert not GameAnalysis.objects.filter(game=off).exists() and queued == []
+
+    settings.ANALYSIS_AUTO_COIN_GAMES = False
+    options.auto_coin_games = True
+    options.save()
+    on = settle_coin_game(seed=2)
+    with django_capture_on_commit_callbacks(execute=True):
+        assert game_settle(game_id=on.pk)
+    assert GameAnalysis.objects.get(game=on).requested_by is None and queued == [on.pk]
