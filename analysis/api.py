@@ -64,7 +64,7 @@ class AnalysisSerializer(serializers.Serializer):
     created_at = serializers.DateTimeField()
     started_at = serializers.DateTimeField(allow_null=True)
     finished_at = serializers.DateTimeField(allow_null=True)
-    seconds = serializers.FloatField(allow_null=True, help_text="Engine time, seconds.")
+    seconds = serializers.FloatField(allow_null=True, help_text="CPU seconds the analysis took.")
     move_budget_ms = serializers.IntegerField(help_text="Engine budget per move.")
     budget_used_ms = serializers.IntegerField(help_text="Budget given over all moves.")
     thresholds = serializers.JSONField(help_text='Losses marking "?" and "??" (units).')

@@ -32,7 +32,8 @@ class GameAnalysis(models.Model):
     started_at = models.DateTimeField(_("开始时间"), null=True, blank=True)
     finished_at = models.DateTimeField(_("完成时间"), null=True, blank=True)
     attempts = models.PositiveSmallIntegerField(_("尝试次数"), default=0)
-    seconds = models.FloatField(_("引擎用时（秒）"), null=True, blank=True)
+    seconds = models.FloatField(_("引擎用时（秒）"), null=True, blank=True,
+                                help_text=_("分析所用的 CPU 时间。"))
     move_budget_ms = models.PositiveIntegerField(_("每步预算（毫秒）"), default=0)
     budget_used_ms = models.PositiveIntegerField(_("已用预算（毫秒）"), default=0,
                                                  help_text=_("各步分到的预算之和。"))
