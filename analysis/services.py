@@ -76,12 +76,15 @@ def analysis_request(*, record: GameRecord, user: User | None, auto: bool = Fals
 
 
 def _lost(analysis: GameAnalysis) -> bool:
-    """Queued so long ago that its task must have been lost (a broker that refused
-    it, a purged queue): asking again sends it again. Two tasks for one analysis
-    are harmless, only one claims it (analysis_run)."""
-    age = timedelta(seconds=settings.ANALYSIS_STALE_SECONDS)
-    return analysis.status == GameAnalysis.Status.QUEUED \
-        and analysis.created_at < timezone.now() - age
+    """Queued, or claimed by a worker, so long ago that its task must have been lost
+    (a broker that refused it, a purged queue, a worker killed after its redelivery
+    was spent): asking again sends it again. Two tasks for one analysis are harmless,
+    only one claims it (analysis.running)."""
+    since = timezone.now() - timedelta(seconds=settings.ANALYSIS_STALE_SECONDS)
+    if analysis.status == GameAnalysis.Status.QUEUED:
+        return analysis.created_at < since
+    return analysis.status == GameAnalysis.Status.RUNNING and analysis.started_at is not None \
+        and analysis.started_at < since
 
 
 def _enqueue(game_id: int) -> None:

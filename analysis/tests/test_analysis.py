@@ -271,3 +271,29 @@ def test_the_operators_switch_in_admin_overrides_the_setting(
     with django_capture_on_commit_callbacks(execute=True):
         assert game_settle(game_id=on.pk)
     assert GameAnalysis.objects.get(game=on).requested_by is None and queued == [on.pk]
+
+
+@pytest.mark.django_db
+def test_asking_again_resends_a_task_that_was_lost(
+        settings, monkeypatch, django_capture_on_commit_callbacks):
+    queued = []
+    monkeypatch.setattr("analysis.services._enqueue", queued.append)
+    players = people()
+    record = game_with_a_bot(make_room("qq 积分"), players)
+    long_ago = timezone.now() - timedelta(seconds=settings.ANALYSIS_STALE_SECONDS + 1)
+    analyses = GameAnalysis.objects.filter(game=record)
+
+    def ask(user) -> None:
+        with django_capture_on_commit_callbacks(execute=True):
+            analysis_request(record=record, user=user)
+
+    ask(players[0])
+    ask(players[1])  # just queued: not sent again
+    assert queued == [record.pk]
+    analyses.update(created_at=long_ago)
+    ask(players[1])  # queued long ago: its task was lost, sent again
+    analyses.update(status=GameAnalysis.Status.RUNNING, started_at=long_ago)
+    ask(players[2])  # claimed long ago by a worker that died: sent again
+    analyses.update(status=GameAnalysis.Status.DONE)
+    ask(players[2])  # done: never again
+    assert queued == [record.pk] * 3 and analyses.count() == 1
