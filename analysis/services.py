@@ -1,4 +1,4 @@
-"""Every write of the analysis app: asking for a game's analysis, and running it.
+"""Asking for a game's analysis (the task's own work is analysis.running).
 
 Stored once, never recomputed (issue #15): the one-to-one row is created by the
 first request (a second request, a concurrent one or the automatic one finds it); the
