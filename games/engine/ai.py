@@ -26,26 +26,28 @@ from __future__ import annotations
 
 import random
 from dataclasses import dataclass, field
+from operator import sub
 from time import thread_time
 
-from .bot import simple_player_move, trustee_move
+from .bot import _smallest_bomb, simple_player_move, trustee_move
 from .cards import (
     BIG_JOKER,
-    EMPTY,
     MAX_COPIES,
     RANK_COUNT,
     SMALL_JOKER,
     TWO,
     CardError,
     Counts,
+    check_possible,
     counts_of,
     format_cards,
     parse_cards,
     unpack,
 )
 from .game import _CARD_BY_CODE, HAND_SIZE, Game
-from .moves import legal_moves
+from .moves import has_beating_play, legal_moves
 from .patterns import Reading, best_beating
+from .records import reading_from_dict
 from .rulesets import RuleSet
 from .scoring import BombRecord, bomb_record, score_places, score_tcy
 
@@ -71,6 +73,9 @@ class Position:
     finish: tuple[int, ...]  # seats out so far, in order
     history: tuple[tuple[int, Counts | None], ...]  # (seat, cards) or (seat, None) for a pass
     bombs: tuple[BombRecord, ...] = field(default=())
+    # Every pass: (its index in history, the reading passed over, who played that,
+    # whether the system passed because nothing in the hand beat it: auto-pass).
+    passes_over: tuple[tuple[int, Reading, int, bool], ...] = field(default=())
 
     @property
     def partner_winning(self) -> bool:
@@ -115,11 +120,17 @@ def position_from_game(game: Game, seat: int) -> Position:
     if game.turn != seat:
         raise ValueError(f"it is seat {game.turn}'s turn, not seat {seat}'s")
     history = []
+    passes_over = []
+    over: tuple[Reading, int] | None = None
     for event in game.events:
         if event["type"] == "play":
             history.append((event["seat"], counts_of(_CARD_BY_CODE[c] for c in event["cards"])))
+            over = (reading_from_dict(event["reading"], game.rules), event["seat"])
         elif event["type"] == "pass":
+            passes_over.append((len(history), *over, event.get("by") == "auto"))
             history.append((event["seat"], None))
+        elif event["type"] == "trick":
+            over = None
     current = game.current
     return Position(
         rules=game.rules, seat=seat, seats=game.rules.players, hand=game.counts[seat],
@@ -129,7 +140,7 @@ def position_from_game(game: Game, seat: int) -> Position:
                        if current else None),
         current_seat=current["seat"] if current else None, passes=game.passes,
         leader=game.leader, finish=tuple(game.finish), history=tuple(history),
-        bombs=tuple(game.bombs))
+        bombs=tuple(game.bombs), passes_over=tuple(passes_over))
 
 
 def position_from_actions(rules: RuleSet, seat: int, hand, leader: int,
@@ -142,9 +153,12 @@ def position_from_actions(rules: RuleSet, seat: int, hand, leader: int,
             raise ValueError(f"{name!r} must be a seat 0…{seats - 1}")
     try:
         own = parse_cards(hand) if isinstance(hand, (str, list)) else tuple(hand)
-    except CardError as error:
+        if len(own) != RANK_COUNT or not all(isinstance(n, int) for n in own):
+            raise ValueError("the hand must be card text or 15 counts")
+        check_possible(own)
+    except (CardError, TypeError) as error:
         raise ValueError(f"bad hand: {error}") from None
-    if len(own) != RANK_COUNT or sum(own) != HAND_SIZE:
+    if sum(own) != HAND_SIZE:
         raise ValueError(f"the hand must hold {HAND_SIZE} cards, not {sum(own)}")
     if not isinstance(actions, list):
         raise ValueError("'actions' must be a list of [seat, cards or \"pass\"]")
@@ -180,6 +194,7 @@ class _Public:
         self.finish: list[int] = []
         self.history: list[tuple[int, Counts | None]] = []
         self.bombs: list[BombRecord] = []
+        self.passes_over: list[tuple[int, Reading, int, bool]] = []
         self.over = False
 
     def act(self, action) -> None:
@@ -194,6 +209,7 @@ class _Public:
         if text.strip().lower() == PASS:
             if self.current is None:
                 raise ValueError("a pass on lead")
+            self.passes_over.append((len(self.history), self.current, self.current_seat, False))
             self.history.append((who, None))
             self.passes += 1
             self._advance(who)
@@ -218,7 +234,8 @@ class _Public:
         if reading is None:
             if best_beating(cards, None, self.rules) is None:
                 raise ValueError(f"{format_cards(cards)} is not a pattern")
-            raise ValueError(f"{format_cards(cards)} does not beat {format_cards(self.current_cards)}")
+            raise ValueError(f"{format_cards(cards)} does not beat "
+                             f"{format_cards(self.current_cards)}")
         self.history.append((who, cards))
         self.counts[who] -= sum(cards)
         self.current, self.current_cards, self.current_seat = reading, cards, who
@@ -246,7 +263,7 @@ class _Public:
         return Position(self.rules, self.viewer, self.rules.players, self.hand,
                         tuple(self.counts), self.current, self.current_cards,
                         self.current_seat, self.passes, self.leader, tuple(self.finish),
-                        tuple(self.history), tuple(self.bombs))
+                        tuple(self.history), tuple(self.bombs), tuple(self.passes_over))
 
 
 def _decided(finish, players: int) -> bool:
@@ -268,17 +285,21 @@ def _next_seat(counts, seat: int) -> int | None:
 # --- the rollout simulator --------------------------------------------------------------
 
 class _Sim:
-    """A lean copy of the game flow over full hands, for rollouts."""
+    """A lean copy of the game flow over full hands, for rollouts. ``cache`` is
+    shared by the rollouts of one search: readings and the rollout policy's pure
+    choices, keyed by cards and ``id`` of the reading to beat (every reading in
+    play is kept alive by the cache or the position, so ids are not reused)."""
 
-    __slots__ = ("rules", "cache", "hands", "sizes", "turn", "current", "current_seat", "passes",
-                 "finish", "bombs", "over")
+    __slots__ = ("rules", "cache", "hands", "sizes", "alive", "turn", "current",
+                 "current_seat", "passes", "finish", "bombs", "over")
 
     def __init__(self, rules: RuleSet, hands: list[Counts], position: Position,
                  cache: dict | None = None) -> None:
         self.rules = rules
         self.cache = {} if cache is None else cache
         self.hands = hands
-        self.sizes = [sum(h) for h in hands]
+        self.sizes = list(position.hand_counts)
+        self.alive = sum(1 for n in self.sizes if n)
         self.turn = position.seat
         self.current = position.current
         self.current_seat = position.current_seat
@@ -293,17 +314,17 @@ class _Sim:
             self.passes += 1
             self._advance(who)
             return
-        key = (cards, self.current)
+        key = (cards, id(self.current))
         reading = self.cache.get(key)
         if reading is None:
             reading = self.cache[key] = best_beating(cards, self.current, self.rules)
-        hand = self.hands[who]
-        self.hands[who] = tuple(h - c for h, c in zip(hand, cards))
-        self.sizes[who] -= sum(cards)
+        self.hands[who] = tuple(map(sub, self.hands[who], cards))
+        self.sizes[who] -= reading.size
         self.current, self.current_seat, self.passes = reading, who, 0
         if reading.is_bomb:
             self.bombs.append(bomb_record(who, reading))
         if not self.sizes[who]:
+            self.alive -= 1
             self.finish.append(who)
             if _decided(self.finish, self.rules.players):
                 self.over = True
@@ -313,13 +334,20 @@ class _Sim:
     def _advance(self, who: int) -> None:
         winner = self.current_seat
         sizes = self.sizes
-        others = sum(1 for s, n in enumerate(sizes) if s != winner and n)
+        others = self.alive - 1 if sizes[winner] else self.alive
         if self.passes >= others:
             self.turn = winner if sizes[winner] else (winner + 2) % 4
             self.current = self.current_seat = None
             self.passes = 0
             return
-        self.turn = _next_seat(sizes, who)
+        seats = len(sizes)
+        seat = who
+        for _ in range(seats):
+            seat = (seat + 1) % seats
+            if sizes[seat]:
+                self.turn = seat
+                return
+        self.turn = None
 
     def team_value(self, seat: int) -> float:
         """The final score of ``seat``'s team (mean of its members)."""
@@ -346,15 +374,40 @@ class _Sim:
 
 
 def _rollout(sim: _Sim, rng: random.Random, limit: int = 400) -> None:
+    """Play to the end with :func:`bot.simple_player_move` for every seat (the same
+    choices, with its pure parts memoised in the search's cache)."""
     rules = sim.rules
+    cache = sim.cache
     for _ in range(limit):
         if sim.over:
             return
         seat = sim.turn
-        cards = simple_player_move(sim.hands[seat], sim.current, sim.partner_winning(seat),
-                                   sim.opponent_cards(seat), rules, rng)
+        hand = sim.hands[seat]
+        current = sim.current
+        if current is None:
+            key = (hand, 0)
+            cards = cache.get(key, _MISSING)
+            if cards is _MISSING:
+                cards = cache[key] = simple_player_move(hand, None, False, 0, rules, None)
+        elif sim.partner_winning(seat):
+            cards = None
+        else:
+            cards = None
+            if not current.is_bomb:
+                key = (hand, id(current), 1)
+                cards = cache.get(key, _MISSING)
+                if cards is _MISSING:
+                    cards = cache[key] = trustee_move(hand, current, False, rules)
+            if cards is None and (sim.opponent_cards(seat) <= 8 or rng.random() < 0.3):
+                key = (hand, id(current), 2)
+                cards = cache.get(key, _MISSING)
+                if cards is _MISSING:
+                    cards = cache[key] = _smallest_bomb(hand, current, rules)
         sim.step(cards)
     raise RuntimeError("a rollout did not end")
+
+
+_MISSING = object()
 
 
 # --- choosing candidates ------------------------------------------------------------------
@@ -501,13 +554,14 @@ def search(position: Position, *, seed: int = 0, budget_ms: int = 300,
         return {"best": only, "best_value": 0.0, "values": {only: 0.0}, "forced": True,
                 "samples": 0}
     rng = random.Random(f"ai:{seed}")
+    hints = _hints(position)
     cache: dict = {}
     values: list[list[float]] = [[] for _ in candidates]
     active = list(range(len(candidates)))
     keep_index = candidates.index(include) if must_include else None
     done = 0
     while done < samples_cap and (done == 0 or thread_time() < deadline):
-        hands = _determinize(position, rng)
+        hands = _determinize(position, rng, hints)
         roll_seed = rng.getrandbits(32)
         for index in active:
             sim = _Sim(position.rules, list(hands), position, cache)
@@ -522,8 +576,6 @@ def search(position: Position, *, seed: int = 0, budget_ms: int = 300,
     means = {index: sum(values[index]) / len(values[index]) for index in range(len(candidates))
              if values[index]}
     best_index = max(active, key=lambda i: (means[i], -i))
-    if keep_index is not None and keep_index != best_index and len(active) == 1:
-        best_index = keep_index
     return {"best": _text(candidates[best_index]), "best_value": means[best_index],
             "values": {_text(candidates[i]): mean for i, mean in means.items()},
             "forced": False, "samples": done}
@@ -557,22 +609,81 @@ def _legal_count(position: Position) -> int:
     return count + (position.current is not None)
 
 
-def _determinize(position: Position, rng: random.Random) -> list[Counts]:
-    """Deal the unseen cards to the other seats by their card counts."""
+def _determinize(position: Position, rng: random.Random,
+                 hints: list | None = None) -> list[Counts]:
+    """Deal the unseen cards to the other seats by their card counts; with
+    ``hints`` (see :func:`_hints`), the best of a few deals by how well they agree
+    with the passes seen."""
     pool = [rank for rank, count in enumerate(position.unseen()) for _ in range(count)]
-    rng.shuffle(pool)
-    hands = []
-    at = 0
-    for seat in range(position.seats):
-        if seat == position.seat:
-            hands.append(position.hand)
+    best = None
+    for _ in range(_DEAL_TRIES if hints else 1):
+        rng.shuffle(pool)
+        hands = []
+        at = 0
+        for seat in range(position.seats):
+            if seat == position.seat:
+                hands.append(position.hand)
+                continue
+            counts = [0] * RANK_COUNT
+            for rank in pool[at:at + position.hand_counts[seat]]:
+                counts[rank] += 1
+            at += position.hand_counts[seat]
+            hands.append(tuple(counts))
+        if not hints:
+            return hands
+        misfit = _misfit(hands, hints, position.rules)
+        if best is None or misfit < best[0]:
+            best = (misfit, hands)
+            if not misfit:
+                break
+    return best[1]
+
+
+_DEAL_TRIES = 6
+_HINTS_PER_SEAT = 6
+
+
+def _hints(position: Position) -> list:
+    """What the other seats' passes say about their hands: an auto-pass means nothing
+    in the hand beat the play (hard, weight 4); a pass over an opponent's non-bomb
+    suggests nothing of the same type beat it (soft, weight 1). Each hint is
+    (seat, cards played since, reading, weight); the latest few per seat."""
+    later: list[list[int]] = [[0] * RANK_COUNT for _ in range(position.seats)]
+    hints = []
+    taken = [0] * position.seats
+    by_index = {index: (reading, over_seat, auto)
+                for index, reading, over_seat, auto in position.passes_over}
+    for index in range(len(position.history) - 1, -1, -1):
+        seat, cards = position.history[index]
+        if cards is not None:
+            row = later[seat]
+            for rank, count in enumerate(cards):
+                row[rank] += count
             continue
-        counts = [0] * RANK_COUNT
-        for rank in pool[at:at + position.hand_counts[seat]]:
-            counts[rank] += 1
-        at += position.hand_counts[seat]
-        hands.append(tuple(counts))
-    return hands
+        if seat == position.seat or not position.hand_counts[seat] \
+                or taken[seat] >= _HINTS_PER_SEAT or index not in by_index:
+            continue
+        reading, over_seat, auto = by_index[index]
+        if auto:
+            hints.append((seat, tuple(later[seat]), reading, 4))
+        elif not reading.is_bomb and (position.seats == 2 or over_seat % 2 != seat % 2):
+            hints.append((seat, tuple(later[seat]), reading, 1))
+        else:
+            continue
+        taken[seat] += 1
+    return hints
+
+
+def _misfit(hands: list[Counts], hints: list, rules: RuleSet) -> int:
+    total = 0
+    for seat, played_since, reading, weight in hints:
+        then = tuple(a + b for a, b in zip(hands[seat], played_since))
+        if weight > 1:
+            if has_beating_play(then, reading, rules):
+                total += weight
+        elif trustee_move(then, reading, False, rules) is not None:
+            total += weight
+    return total
 
 
 def _opponent_cards(position: Position) -> int:

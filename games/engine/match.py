@@ -77,7 +77,9 @@ def play_deal(args: tuple) -> dict:
 
 def run_match(a: str, b: str, ruleset: str = "qq", deals: int = 100, seed: int = 1, *,
               budget_ms: int = 300, jobs: int = 1, max_samples: int | None = None,
-              progress: bool = False) -> dict:
+              progress: bool = False, time_limit: float | None = None) -> dict:
+    """Play ``deals`` duplicate deals; with ``time_limit`` (seconds), stop taking new
+    deals after that long and report the deals finished (``stopped_early``)."""
     if a not in BOTS or b not in BOTS:
         raise ValueError(f"bots are {', '.join(BOTS)}")
     if ruleset not in PRESETS:
@@ -87,6 +89,7 @@ def run_match(a: str, b: str, ruleset: str = "qq", deals: int = 100, seed: int =
     tasks = [(ruleset, a, b, seed, index, budget_ms, max_samples) for index in range(deals)]
     started = perf_counter()
     results = []
+    stopped = False
     if jobs > 1:
         import multiprocessing
 
@@ -95,13 +98,25 @@ def run_match(a: str, b: str, ruleset: str = "qq", deals: int = 100, seed: int =
                 results.append(result)
                 if progress:
                     _progress(done, deals)
+                if time_limit is not None and perf_counter() - started > time_limit \
+                        and done < deals:
+                    stopped = True
+                    pool.terminate()
+                    break
     else:
         for done, task in enumerate(tasks, 1):
             results.append(play_deal(task))
             if progress:
                 _progress(done, deals)
+            if time_limit is not None and perf_counter() - started > time_limit \
+                    and done < deals:
+                stopped = True
+                break
+    if stopped and progress:
+        sys.stderr.write(f"\ntime limit: stopped after {len(results)} of {deals} deals\n")
     results.sort(key=lambda result: result["index"])
     return summarise(results, a=a, b=b, ruleset=ruleset, seed=seed, budget_ms=budget_ms,
+                     requested_deals=deals, stopped_early=stopped,
                      seconds=perf_counter() - started)
 
 
@@ -169,6 +184,8 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--max-samples", type=int, default=None,
                         help="cap the searching bot's samples (fixed work instead of time)")
     parser.add_argument("--jobs", type=int, default=1, help="worker processes")
+    parser.add_argument("--time-limit", type=float, default=None, metavar="SECONDS",
+                        help="stop taking new deals after this long; report the deals done")
     parser.add_argument("--json", action="store_true", help="print one JSON object")
     parser.add_argument("--no-progress", action="store_true")
     args = parser.parse_args(argv)
@@ -176,7 +193,7 @@ def main(argv: list[str] | None = None) -> None:
         parser.error("--deals must be at least 1")
     report = run_match(args.a, args.b, args.ruleset, args.deals, args.seed,
                        budget_ms=args.budget_ms, jobs=args.jobs, max_samples=args.max_samples,
-                       progress=not args.no_progress)
+                       progress=not args.no_progress, time_limit=args.time_limit)
     if args.json:
         print(json.dumps(report, ensure_ascii=False))
         return
@@ -188,7 +205,9 @@ def format_report(report: dict) -> str:
     lines = [
         f"{report['a']} (A) vs {report['b']} (B), {report['ruleset']}, {report['deals']} "
         f"duplicate deals ({report['games']} games), seed {report['seed']}, "
-        f"budget {report['budget_ms']} ms: {report['seconds']} s",
+        f"budget {report['budget_ms']} ms: {report['seconds']} s"
+        + (f" (time limit: {report['deals']} of {report['requested_deals']} deals played)"
+           if report["stopped_early"] else ""),
         f"A's team score per game: {report['mean']:+.3f}  (95% CI {low:+.3f} … {high:+.3f})",
         f"A's team won {report['a_wins']} of {report['games']} games",
     ]

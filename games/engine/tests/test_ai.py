@@ -265,3 +265,20 @@ def test_a_two_player_match_and_the_text_report():
     assert report["decision_ms"] == {"median": None, "p99": None, "count": 0}
     text = match.format_report(report)
     assert "A's team score per game" in text and "95% CI" in text
+
+
+def test_a_time_limit_reports_the_deals_finished():
+    report = match.run_match("table", "trustee", "qq", deals=5, seed=2, time_limit=0)
+    assert report["stopped_early"] is True
+    assert report["deals"] == 1 and report["requested_deals"] == 5
+    assert sum(report["kou"].values()) == 2
+
+
+def test_position_from_actions_takes_counts_and_refuses_impossible_ones():
+    counts = parse_cards(HAND)
+    assert position_from_actions(PRESETS["qq"], 1, counts, 0, [[0, "5 5"]]) == \
+        position_from_actions(PRESETS["qq"], 1, HAND, 0, [[0, "5 5"]])
+    with pytest.raises(ValueError, match="bad hand"):
+        position_from_actions(PRESETS["qq"], 0, (27,) + (0,) * 14, 0, [])
+    with pytest.raises(ValueError, match="15 counts"):
+        position_from_actions(PRESETS["qq"], 0, (1, 2), 0, [])
