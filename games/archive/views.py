@@ -23,6 +23,7 @@ from django.utils.translation import gettext_lazy
 from django.views.decorators.http import require_GET
 
 from accounts.models import User
+from analysis.views import panel_context
 from games.archive.frames import build_frames, settlement_rows
 from games.archive.history import history_rows, player_games
 from games.models import GameEvent, GameRecord, Room
@@ -116,6 +117,8 @@ def game_replay(request: HttpRequest, game_id: int) -> HttpResponse:
         "settlement_rows": settlement_rows(result, record.settlement, record.players, name),
         "settled": record.settlement is not None,
         "strings": _replay_strings(),
+        # The analysis panel (issue #15): its button, its progress or its marks.
+        **panel_context(request, record, name),
     }
     return render(request, "games/replay.html", context)
 
@@ -137,6 +140,7 @@ def _replay_strings() -> dict[str, str]:
         "trustee": _("托管"), "escaped": _("逃跑"), "bot": _("机器人"),
         "empty_hand": _("已出完"), "hidden": _("背面朝上"),
         "copied": _("链接已复制"), "copy_failed": _("复制失败，请手动复制地址栏中的链接"),
+        "suggestion": _("建议：{best}（失分 {loss}）"),
     }
 
 

@@ -5,6 +5,7 @@ the table's reopening; this module only turns a result into ledger postings."""
 from __future__ import annotations
 
 from accounts.models import User
+from analysis.services import schedule_auto_analysis
 from games.engine.game import Game
 from games.engine.rulesets import RuleSet
 from games.models import GameEvent, GameRecord
@@ -47,6 +48,9 @@ def post_settlement(record: GameRecord) -> dict:
     # An escaper did not finish the game, or sitting down and leaving would pay.
     grant_starting_coins_after_game(
         user_id for seat, user_id in enumerate(record.players) if seat != escaped)
+    # The replay analysis of coin games, if the operator wants it (issue #15): queued
+    # only once this settlement has committed, and never able to fail it.
+    schedule_auto_analysis(record)
     return summary
 
 

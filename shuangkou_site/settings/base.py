@@ -117,6 +117,7 @@ INSTALLED_APPS = [
     "games",
     "fair_play",
     "stats",
+    "analysis",
 ]
 
 MIDDLEWARE = [
@@ -329,6 +330,21 @@ HEALTH_REDIS_TIMEOUT_SECONDS = float(os.environ.get("HEALTH_REDIS_TIMEOUT_SECOND
 HEALTH_SWEEPER_LAG_LIMIT_SECONDS = float(os.environ.get("HEALTH_SWEEPER_LAG_LIMIT_SECONDS", "30"))
 HEALTH_UNSETTLED_AGE_LIMIT_SECONDS = float(
     os.environ.get("HEALTH_UNSETTLED_AGE_LIMIT_SECONDS", "300"))
+# Replay analysis (analysis/, docs/analysis.md): the strong bot replays every move of each
+# human seat. Losses are in score units (RULES §6: 双扣 is ±4 a seat, 单扣 ±2, before the
+# multiplier); a move losing at least DOUBTFUL is marked "?", at least BAD "??". Each
+# analysed move gets at most MOVE_BUDGET_MS of engine time, and the whole game at most
+# GAME_SECONDS (the per-move budget shrinks to fit the moves left): ≤ 60 s a game on one
+# worker. AUTO_COIN_GAMES: every settled coin game is analysed without being asked.
+ANALYSIS_DOUBTFUL_LOSS = float(os.environ.get("ANALYSIS_DOUBTFUL_LOSS", "1.0"))
+ANALYSIS_BAD_LOSS = float(os.environ.get("ANALYSIS_BAD_LOSS", "3.0"))
+ANALYSIS_MOVE_BUDGET_MS = env_int("ANALYSIS_MOVE_BUDGET_MS", 500)
+ANALYSIS_GAME_SECONDS = float(os.environ.get("ANALYSIS_GAME_SECONDS", "45"))
+ANALYSIS_AUTO_COIN_GAMES = env_bool("ANALYSIS_AUTO_COIN_GAMES", True)
+# A claim older than this (a worker that died mid-analysis: tasks are acked late and
+# redelivered) may be taken over by the next run of the task.
+ANALYSIS_STALE_SECONDS = float(os.environ.get("ANALYSIS_STALE_SECONDS", "300"))
+
 # Each sweep expires after its interval: a sweep still queued when the next is sent
 # (workers busy or down) is dropped, not run late in a pile-up; the next one does its
 # work (the sweeps claim by conditional updates, so any one run catches up).

@@ -20,3 +20,7 @@ CELERY_TASK_EAGER_PROPAGATES = True
 
 # No Celery beat under `make run`: the web process sweeps deadlines and tables itself.
 GAMES_INPROCESS_SWEEPER = env_bool("GAMES_INPROCESS_SWEEPER", True)
+
+# Tasks run in-process here: an automatic analysis would hold the table's settlement
+# for up to a minute. The replay page's 分析 button still works.
+ANALYSIS_AUTO_COIN_GAMES = env_bool("ANALYSIS_AUTO_COIN_GAMES", False)

@@ -62,3 +62,9 @@ GAMES_DISCONNECT_GRACE_SECONDS = 0
 # posted after a player's first settled game, and would otherwise add to the coins every
 # settlement test expects. ledger/tests/test_starting_grant.py tests the grant itself.
 LEDGER_STARTING_COINS = 0
+
+# Settling a coin game would otherwise analyse it (seconds of engine time, run eagerly
+# inside the settlement's on_commit) in every test that settles one; the analysis tests
+# (analysis/tests) turn it on themselves. A small budget keeps their games quick.
+ANALYSIS_AUTO_COIN_GAMES = False
+ANALYSIS_MOVE_BUDGET_MS = 20

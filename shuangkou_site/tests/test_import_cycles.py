@@ -16,7 +16,8 @@ import pytest
 from django.conf import settings
 
 # Every package of the project.
-CHECKED_PACKAGES = ["accounts", "ledger", "games", "stats", "fair_play", "shuangkou_site"]
+CHECKED_PACKAGES = ["accounts", "ledger", "games", "stats", "fair_play", "shuangkou_site",
+                    "analysis"]
 
 
 def package_modules(root: Path, packages: Iterable[str]) -> dict[str, Path]:

@@ -36,6 +36,22 @@
   var trickLinks = Array.prototype.slice.call(
     document.querySelectorAll("#replay-tricks [data-step]"));
 
+  /* The analysis's marks by step (templates/analysis/_panel.html's "analysis-marks"):
+   * read again when htmx swaps the panel in, once the analysis is done. */
+  var marks = readMarks();
+
+  function readMarks() {
+    var block = document.getElementById("analysis-marks");
+    return block ? JSON.parse(block.textContent) || {} : {};
+  }
+
+  function markBadge(mark) {
+    var badge = el("span", "analysis-mark analysis-mark--" + (mark.mark === "??" ? "bad" : "doubtful"),
+      mark.mark);
+    badge.title = format(t.suggestion, { best: mark.best, loss: mark.loss.toFixed(1) });
+    return badge;
+  }
+
   var POSITIONS = data.seats === 2 ? ["bottom", "top"] : ["bottom", "right", "top", "left"];
   var LOG_LENGTH = 6;
 
@@ -163,6 +179,13 @@
     logEl.textContent = "";
     for (var back = Math.max(0, step - LOG_LENGTH); back < step; back++) {
       var item = el("li", back === step - 1 ? "replay-log-current" : "", frames[back].caption);
+      var mark = marks[String(frames[back].seq)];
+      if (mark) {
+        item.appendChild(document.createTextNode(" "));
+        item.appendChild(markBadge(mark));
+        item.appendChild(el("span", "analysis-suggestion",
+          " " + format(t.suggestion, { best: mark.best, loss: mark.loss.toFixed(1) })));
+      }
       logEl.appendChild(item);
     }
 
@@ -261,12 +284,17 @@
       if (action === "copy") { copyLink(); }
       return;
     }
-    var link = event.target.closest("#replay-tricks [data-step]");
+    var link = event.target.closest("#replay-tricks [data-step], #replay-analysis a[data-step]");
     if (link) {
       event.preventDefault();
       stop();
       go(link.getAttribute("data-step"));
     }
+  });
+
+  document.body.addEventListener("htmx:afterSwap", function () {
+    marks = readMarks();
+    render();
   });
 
   slider.addEventListener("input", function () {
