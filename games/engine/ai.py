@@ -560,7 +560,11 @@ def search(position: Position, *, seed: int = 0, budget_ms: int = 300,
     active = list(range(len(candidates)))
     keep_index = candidates.index(include) if must_include else None
     done = 0
-    while done < samples_cap and (done == 0 or thread_time() < deadline):
+    # A sample is begun only if one more, at the last one's cost, ends within the
+    # budget: checking the clock alone let a decision overrun by up to a sample.
+    sample_cost = 0.0
+    while done < samples_cap and (done == 0 or thread_time() + sample_cost <= deadline):
+        began = thread_time()
         hands = _determinize(position, rng, hints)
         roll_seed = rng.getrandbits(32)
         for index in active:
@@ -569,6 +573,7 @@ def search(position: Position, *, seed: int = 0, budget_ms: int = 300,
             _rollout(sim, random.Random(roll_seed))
             values[index].append(sim.team_value(position.seat))
         done += 1
+        sample_cost = thread_time() - began
         if done >= _RACE_START and done % _RACE_EVERY == 0 and len(active) > 1:
             active = _race(active, values, done, keep_index)
             if len(active) == 1:
