@@ -1,6 +1,7 @@
 """Set-up shared by every app's tests."""
 
 import os
+import shutil
 import subprocess
 from pathlib import Path
 
@@ -81,3 +82,13 @@ def deal_seed_of_the_test(request, settings):
     xdist worker, and other cards in another test. Servers a test starts get the seed
     through the environment (games.testing.server_helpers)."""
     settings.GAMES_DEAL_SEED = request.node.nodeid
+
+
+@pytest.fixture
+def artifacts(request) -> Path:
+    """This test's own folder under test-artifacts/e2e/ (the browser tests' screenshots),
+    emptied first: under xdist each test (and worker) writes only its own."""
+    folder = Path(__file__).resolve().parent / "test-artifacts" / "e2e" / request.node.name
+    shutil.rmtree(folder, ignore_errors=True)
+    folder.mkdir(parents=True)
+    return folder

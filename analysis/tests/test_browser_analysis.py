@@ -7,8 +7,6 @@ controls and readable contrast; screenshots go to test-artifacts/e2e/."""
 from __future__ import annotations
 
 import re
-import shutil
-from pathlib import Path
 
 import pytest
 from django.urls import reverse
@@ -18,20 +16,12 @@ from analysis.models import GameAnalysis
 from analysis.tests.helpers import game_with_a_bot, people
 from games.testing.browser_checks import PageErrors, assert_accessible, chromium_page
 from games.testing.room_helpers import make_room, presets
-from games.testing.server_helpers import ROOT, SITE_APP_WITH_STATIC, served
+from games.testing.server_helpers import SITE_APP_WITH_STATIC, served
 
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.slow]
 
 TIMEOUT_MS = 60_000
 DESKTOP = {"width": 1280, "height": 900}
-
-
-@pytest.fixture
-def artifacts(request) -> Path:
-    folder = ROOT / "test-artifacts" / "e2e" / request.node.name
-    shutil.rmtree(folder, ignore_errors=True)
-    folder.mkdir(parents=True)
-    return folder
 
 
 def test_a_player_asks_for_the_analysis_and_steps_to_a_marked_move(artifacts):

@@ -12,7 +12,6 @@ ready, and run Celery tasks eagerly: the game settles inside the server process.
 from __future__ import annotations
 
 import re
-import shutil
 from pathlib import Path
 
 import pytest
@@ -31,14 +30,13 @@ from games.testing.browser_checks import (
     wait_until,
 )
 from games.testing.room_helpers import make_room, presets
-from games.testing.server_helpers import ROOT, SITE_APP_WITH_STATIC, served
+from games.testing.server_helpers import SITE_APP_WITH_STATIC, served
 from ledger.models import Currency, Leg
 from ledger.services import balance_of
 
 # A server and a browser: seconds.
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.slow]
 
-ARTIFACTS = ROOT / "test-artifacts" / "e2e"
 USERNAME = "e2e_player"
 NICKNAME = "浏览器玩家"
 PASSWORD = "Shuang-Kou-2468!"
@@ -83,16 +81,6 @@ class Visit:
 
     def text(self, key: str, **params) -> str:
         return re.sub(r"%\((\w+)\)s", lambda match: str(params[match[1]]), self.strings()[key])
-
-
-@pytest.fixture
-def artifacts(request) -> Path:
-    """This test's own folder under test-artifacts/e2e/, emptied first: under xdist
-    each browser test (and worker) writes only its own screenshots."""
-    folder = ARTIFACTS / request.node.name
-    shutil.rmtree(folder, ignore_errors=True)
-    folder.mkdir(parents=True)
-    return folder
 
 
 def test_a_person_signs_up_plays_a_game_in_the_browser_and_finds_its_replay_and_points(

@@ -8,8 +8,6 @@ contrast; screenshots go to test-artifacts/e2e/."""
 from __future__ import annotations
 
 import re
-import shutil
-from pathlib import Path
 
 import pytest
 from django.urls import reverse
@@ -20,7 +18,7 @@ from games.models import Room, Seat
 from games.rule_set_names import rule_set_name
 from games.testing.browser_checks import PageErrors, assert_accessible, chromium_page
 from games.testing.room_helpers import make_player, make_room, presets, start_game_with_bots
-from games.testing.server_helpers import ROOT, SITE_APP_WITH_STATIC, served
+from games.testing.server_helpers import SITE_APP_WITH_STATIC, served
 
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.slow]
 
@@ -28,14 +26,6 @@ TIMEOUT_MS = 30_000
 PASSWORD = "Shuang-Kou-2468!"
 DESKTOP = {"width": 1280, "height": 900}
 PHONE = {"width": 390, "height": 844}
-
-
-@pytest.fixture
-def artifacts(request) -> Path:
-    folder = ROOT / "test-artifacts" / "e2e" / request.node.name
-    shutil.rmtree(folder, ignore_errors=True)
-    folder.mkdir(parents=True)
-    return folder
 
 
 def test_a_new_player_goes_from_sign_up_to_a_table_and_watches_another(artifacts):

@@ -9,9 +9,7 @@ from __future__ import annotations
 
 import json
 import re
-import shutil
 from contextlib import ExitStack
-from pathlib import Path
 
 import pytest
 from django.test import Client
@@ -23,21 +21,13 @@ from games.live.private_tables import private_table_join
 from games.models import GameRecord, PrivateTable, Seat
 from games.testing.browser_checks import PageErrors, assert_accessible, chromium_pages
 from games.testing.room_helpers import make_player, make_room, presets
-from games.testing.server_helpers import ROOT, SITE_APP_WITH_STATIC, served
+from games.testing.server_helpers import SITE_APP_WITH_STATIC, served
 from ledger.audit import ledger_violations
 
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.slow]
 
 TIMEOUT_MS = 30_000
 DESKTOP = {"width": 1280, "height": 900}
-
-
-@pytest.fixture
-def artifacts(request) -> Path:
-    folder = ROOT / "test-artifacts" / "e2e" / request.node.name
-    shutil.rmtree(folder, ignore_errors=True)
-    folder.mkdir(parents=True)
-    return folder
 
 
 def log_in(page: Page, base: str, username: str) -> None:

@@ -20,7 +20,6 @@ Every page is checked for named controls, readable contrast and console errors.
 from __future__ import annotations
 
 import re
-import shutil
 from collections import Counter
 from pathlib import Path
 
@@ -34,14 +33,13 @@ from games.live.seating import room_quick_join
 from games.models import GameEvent, GameRecord, Room, Seat
 from games.testing.browser_checks import chromium_browser, wait_until
 from games.testing.room_helpers import coin_room, make_player, presets
-from games.testing.server_helpers import ROOT, SITE_APP_WITH_STATIC, served
+from games.testing.server_helpers import SITE_APP_WITH_STATIC, served
 from games.web.tests.test_browser_e2e import Visit, hint_turn, signed
 from ledger.models import Currency, Leg, SystemAccount
 from ledger.selectors import coin_wallet
 
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.slow]
 
-ARTIFACTS = ROOT / "test-artifacts" / "e2e"
 PASSWORD = "pw"  # make_player's
 TIMEOUT_MS = 30_000
 DESKTOP = {"width": 1280, "height": 800}
@@ -50,14 +48,6 @@ PHONE_SIDEWAYS = {"width": 844, "height": 390}
 HAND_TURNS = 4
 RANKS = ["3", "4", "5", "6", "7", "8", "9", "T", "J", "Q", "K", "A", "2", "SJ", "BJ"]
 BOMB_TYPES = {"bomb", "chain_bomb", "joker_bomb"}
-
-
-@pytest.fixture
-def artifacts(request) -> Path:
-    folder = ARTIFACTS / request.node.name
-    shutil.rmtree(folder, ignore_errors=True)
-    folder.mkdir(parents=True)
-    return folder
 
 
 def test_a_coin_game_on_the_card_table_with_a_spectator(artifacts):
