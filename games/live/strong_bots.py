@@ -121,7 +121,6 @@ def _local_executor() -> ThreadPoolExecutor:
 
 
 def _run_here(game_id: int, seq: int, loop) -> None:
-    from games.live.lifecycle import game_strong_move  # lifecycle imports this module
 
     # The step's notifications go out on the server's loop, as from its own threads
     # (games.live.broadcast.send_now): the in-memory channel layer of ``make run`` is
@@ -130,7 +129,9 @@ def _run_here(game_id: int, seq: int, loop) -> None:
     SyncToAsync.threadlocal.main_event_loop_pid = os.getpid() if loop else None
     close_old_connections()
     try:
-        game_strong_move(game_id=game_id, seq=seq)
+        # The task run right here (games.tasks.strong_bot_move_task), by its name: this
+        # module is imported by games.live.lifecycle, which the task calls.
+        celery_app.signature(STRONG_MOVE_TASK, args=(game_id, seq)).apply(throw=True)
     except Exception:
         logger.exception("strong bot's move of game %s at %s failed", game_id, seq)
     finally:
