@@ -20,7 +20,6 @@ import secrets
 import time
 from datetime import timedelta
 
-from asgiref.sync import sync_to_async
 from channels.db import database_sync_to_async
 from django.conf import settings
 from django.db import transaction
@@ -210,12 +209,16 @@ async def game_act_on_loop(*, user_id: int, game_id: int, action: str,
                                                   reading=reading, on=on,
                                                   client_seq=client_seq)
     if step is not None and step.result is not None:
-        # A broker's round trip: on a worker thread, not the database thread.
-        await sync_to_async(_enqueue_settlement_robustly, thread_sensitive=False)(game_id)
+        # A broker's round trip: on a worker thread, not the database thread; one that
+        # closes any connection it opened (eager tasks settle right there), or each such
+        # thread would keep a pooled connection until the pool ran dry.
+        await database_sync_to_async(_enqueue_settlement_robustly,
+                                     thread_sensitive=False)(game_id)
     elif strong:
         # The step left a strong bot the turn: its move is thought out elsewhere
         # (games.live.strong_bots); the enqueueing, too, off the loop.
-        await sync_to_async(enqueue_strong_move, thread_sensitive=False)(game_id, step.seq)
+        await database_sync_to_async(enqueue_strong_move,
+                                     thread_sensitive=False)(game_id, step.seq)
     return public
 
 
