@@ -14,7 +14,7 @@ from playwright.sync_api import expect
 
 from analysis.models import GameAnalysis
 from analysis.tests.helpers import game_with_a_bot, people
-from games.testing.browser_checks import PageErrors, assert_accessible, chromium_page
+from games.testing.browser_checks import chromium_page, step_checker
 from games.testing.room_helpers import make_room, presets
 from games.testing.server_helpers import SITE_APP_WITH_STATIC, served
 
@@ -33,12 +33,7 @@ def test_a_player_asks_for_the_analysis_and_steps_to_a_marked_move(artifacts):
         page.set_default_timeout(TIMEOUT_MS)
         expect.set_options(timeout=TIMEOUT_MS)
         base = f"http://127.0.0.1:{port}"
-        errors = PageErrors(page)
-
-        def check(where: str, shot: str) -> None:
-            page.screenshot(path=artifacts / f"{shot}.png", full_page=True)
-            assert errors.errors == [], f"{where}: {errors.errors}"
-            assert_accessible(page, where)
+        check = step_checker(page, artifacts)
 
         page.goto(base + reverse("login"))
         page.get_by_label(re.compile(r"^用户名\s*[:：]?$")).fill(players[0].username)

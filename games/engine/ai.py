@@ -50,6 +50,7 @@ from .patterns import Reading, best_beating
 from .records import reading_from_dict
 from .rulesets import RuleSet
 from .scoring import BombRecord, bomb_record, score_places, score_tcy
+from .seat_view import next_seat_holding
 
 BOTS = ("trustee", "table", "strong")
 PASS = "pass"
@@ -257,7 +258,7 @@ class _Public:
             self.current = self.current_cards = self.current_seat = None
             self.passes = 0
             return
-        self.turn = _next_seat(self.counts, who)
+        self.turn = next_seat_holding(self.counts, who)
 
     def position(self) -> Position:
         return Position(self.rules, self.viewer, self.rules.players, self.hand,
@@ -271,15 +272,6 @@ def _decided(finish, players: int) -> bool:
         return len(finish) >= 1
     teams = [s % 2 for s in finish]
     return teams.count(0) == 2 or teams.count(1) == 2
-
-
-def _next_seat(counts, seat: int) -> int | None:
-    seats = len(counts)
-    for step in range(1, seats + 1):
-        candidate = (seat + step) % seats
-        if counts[candidate]:
-            return candidate
-    return None
 
 
 # --- the rollout simulator --------------------------------------------------------------

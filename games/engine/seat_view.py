@@ -168,8 +168,12 @@ def _settled(view: View, event: dict) -> None:
 
 
 def _next_seat(view: View, seat: int) -> int | None:
-    """The next seat after ``seat`` that still holds cards (Game._next_seat)."""
-    counts = view["hand_counts"]
+    return next_seat_holding(view["hand_counts"], seat)
+
+
+def next_seat_holding(counts: list[int], seat: int) -> int | None:
+    """The next seat after ``seat`` that still holds cards, given the number of cards
+    each seat holds (Game._next_seat; the strong bot's public table uses it too)."""
     seats = len(counts)
     for step in range(1, seats + 1):
         candidate = (seat + step) % seats

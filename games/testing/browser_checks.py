@@ -88,6 +88,20 @@ class PageErrors:
         self.errors.append(f"console error at {message.location}: {message.text}")
 
 
+def step_checker(page: Page, folder: Path) -> Callable[[str, str], None]:
+    """``check(where, shot)`` for each step of a browser test: a full-page screenshot
+    ``shot``.png in ``folder``, no console error or uncaught exception so far, and the
+    page accessible (:func:`assert_accessible`)."""
+    errors = PageErrors(page)
+
+    def check(where: str, shot: str) -> None:
+        page.screenshot(path=folder / f"{shot}.png", full_page=True)
+        assert errors.errors == [], f"{where}: {errors.errors}"
+        assert_accessible(page, where)
+
+    return check
+
+
 class SocketLog:
     """The JSON messages a page receives on its table socket (docs/protocol.md)."""
 

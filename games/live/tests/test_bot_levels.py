@@ -58,6 +58,17 @@ def bot_moves(record: GameRecord, events: list[dict]) -> list[int]:
             and event["by"] == "bot"]
 
 
+async def ready_in_trustee(client: TableClient) -> TableClient:
+    """Connect, get ready (bots fill the table and the game is dealt), and hand the
+    seat to 托管 once the game is on."""
+    await client.connect()
+    await client.send({"type": "ready"})
+    await client.expect("snapshot", lambda message: bool(
+        message["game"] and message["game"]["status"] == "playing"))
+    await client.send({"type": "trustee", "on": True})
+    return client
+
+
 def play_as_trustee_until_dealt(room, name: str) -> tuple[TableClient, int]:
     """A person sits in ``room``, gets ready (bots fill the table and the game is
     dealt) and puts their seat in 托管; returns once the table is quiet."""
@@ -65,12 +76,7 @@ def play_as_trustee_until_dealt(room, name: str) -> tuple[TableClient, int]:
     seat = room_quick_join(user=person, room_id=room.pk)
 
     async def scenario():
-        client = TableClient(person, seat.table_id)
-        await client.connect()
-        await client.send({"type": "ready"})
-        await client.expect("snapshot", lambda message: bool(
-            message["game"] and message["game"]["status"] == "playing"))
-        await client.send({"type": "trustee", "on": True})
+        client = await ready_in_trustee(TableClient(person, seat.table_id))
         await client.expect("events", lambda message: any(
             event["type"] == "trustee" for event in message["events"]))
         await client.drain()
@@ -186,12 +192,7 @@ def test_under_make_runs_in_memory_layer_the_table_hears_every_strong_move(setti
     seat = room_quick_join(user=person, room_id=room.pk)
 
     async def scenario():
-        client = TableClient(person, seat.table_id)
-        await client.connect()
-        await client.send({"type": "ready"})
-        await client.expect("snapshot", lambda message: bool(
-            message["game"] and message["game"]["status"] == "playing"))
-        await client.send({"type": "trustee", "on": True})
+        client = await ready_in_trustee(TableClient(person, seat.table_id))
         settled = await client.follow_until_settled()
         await client.close()
         return client, settled

@@ -16,7 +16,7 @@ from playwright.sync_api import expect
 from games.live.seating import room_quick_join
 from games.models import Room, Seat
 from games.rule_set_names import rule_set_name
-from games.testing.browser_checks import PageErrors, assert_accessible, chromium_page
+from games.testing.browser_checks import chromium_page, step_checker
 from games.testing.room_helpers import make_player, make_room, presets, start_game_with_bots
 from games.testing.server_helpers import SITE_APP_WITH_STATIC, served
 
@@ -41,12 +41,7 @@ def test_a_new_player_goes_from_sign_up_to_a_table_and_watches_another(artifacts
         page.set_default_timeout(TIMEOUT_MS)
         expect.set_options(timeout=TIMEOUT_MS)
         base = f"http://127.0.0.1:{port}"
-        errors = PageErrors(page)
-
-        def check(where: str, shot: str) -> None:
-            page.screenshot(path=artifacts / f"{shot}.png", full_page=True)
-            assert errors.errors == [], f"{where}: {errors.errors}"
-            assert_accessible(page, where)
+        check = step_checker(page, artifacts)
 
         try:
             page.goto(base + reverse("signup"))
