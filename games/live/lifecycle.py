@@ -20,9 +20,10 @@ import secrets
 import time
 from datetime import timedelta
 
+from asgiref.sync import sync_to_async
 from channels.db import database_sync_to_async
 from django.conf import settings
-from django.db import transaction
+from django.db import connections, transaction
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
@@ -209,16 +210,12 @@ async def game_act_on_loop(*, user_id: int, game_id: int, action: str,
                                                   reading=reading, on=on,
                                                   client_seq=client_seq)
     if step is not None and step.result is not None:
-        # A broker's round trip: on a worker thread, not the database thread; one that
-        # closes any connection it opened (eager tasks settle right there), or each such
-        # thread would keep a pooled connection until the pool ran dry.
-        await database_sync_to_async(_enqueue_settlement_robustly,
-                                     thread_sensitive=False)(game_id)
+        # A broker's round trip: on a worker thread, not the database thread.
+        await _on_worker_thread(_enqueue_settlement_robustly, game_id)
     elif strong:
         # The step left a strong bot the turn: its move is thought out elsewhere
         # (games.live.strong_bots); the enqueueing, too, off the loop.
-        await database_sync_to_async(enqueue_strong_move,
-                                     thread_sensitive=False)(game_id, step.seq)
+        await _on_worker_thread(enqueue_strong_move, game_id, step.seq)
     return public
 
 
@@ -399,6 +396,20 @@ def _tcy_stake(room: Room, rules, players: list[int]) -> int:
         reached = [stake for needed, stake in table_rows if amount >= needed]
         stakes.append(reached[-1] if reached else table_rows[0][1])
     return min(stakes)
+
+
+async def _on_worker_thread(func, *args) -> None:
+    """``func(*args)`` on one of the loop's worker threads, which then gives back any
+    pooled connection it opened (an eager task settles right there). Channels'
+    ``database_sync_to_async`` would too, but its test communicator turns that off, and
+    each such thread then kept a connection until the pool ran dry."""
+    def closing() -> None:
+        try:
+            func(*args)
+        finally:
+            connections.close_all()
+
+    await sync_to_async(closing, thread_sensitive=False)()
 
 
 def _enqueue_settlement(game_id: int) -> None:

@@ -17,12 +17,22 @@ from games.live import action_pool, warm_engines
 from games.live.append import row_seq_on_loop
 from games.live.game_queue import queued_games
 from games.live.lifecycle import game_act_on_loop
+from games.live.seating import room_quick_join
 from games.live.table_socket import _act_at_table
 from games.live.tests.test_steps import _game_at_alices_turn, _log, _move
 from games.models import GameRecord
-from games.testing.live_helpers import run
+from games.testing.live_helpers import (
+    connect_all,
+    make_person,
+    make_room,
+    private_channel_layer,
+    run,
+    start_game,
+)
 
 pytestmark = pytest.mark.django_db(transaction=True)
+# Autouse: each test gets a channel-layer prefix of its own (see live_helpers).
+private_channel_layer = private_channel_layer
 
 
 @pytest.fixture
@@ -116,3 +126,36 @@ def test_two_actions_on_one_game_take_turns_and_keep_the_engine_in_memory(bots_w
     assert loads == []  # the engine never left memory for the database thread
     assert queued == 0
     assert [event["seq"] for event in _log(record.pk)] == list(range(1, len(_log(record.pk)) + 1))
+
+
+def _pooled_connections_lent() -> int:
+    """Connections of this process's pool (settings.base.pooled_postgres) not given back,
+    the test thread's own excepted."""
+    connection.close()
+    stats = connection.pool.get_stats()
+    return stats["pool_size"] - stats["pool_available"]
+
+
+def test_a_game_ended_over_the_socket_gives_back_every_pooled_connection(monkeypatch):
+    """The settlement is enqueued (and, with eager tasks, run) on a worker thread after
+    the last step: that thread must give its connection back by itself. Channels' test
+    communicator turns off the clean-up ``database_sync_to_async`` relies on while it
+    waits for a message, and each game then kept one until the pool ran dry: turned off
+    here for the whole game, so the test does not depend on when the thread ends."""
+    monkeypatch.setattr("channels.db.close_old_connections", lambda: None)
+    room = make_room(escape_mode="end_game")
+    alice, bob = make_person("alice"), make_person("bob")
+    table_id = room_quick_join(user=alice, room_id=room.pk).table_id
+    lent = _pooled_connections_lent()
+
+    async def scenario():
+        a, b = await connect_all(table_id, alice, bob)
+        await start_game([a, b])
+        await a.send({"type": "leave", "seq": a.seq})
+        await b.expect("events", lambda m: m["events"][-1]["type"] == "settled")
+        for client in (a, b):
+            await client.close()
+
+    run(scenario)
+    assert GameRecord.objects.get().settled_at is not None
+    assert _pooled_connections_lent() == lent
