@@ -6,6 +6,7 @@ import subprocess
 from pathlib import Path
 
 import pytest
+from django.utils import translation
 from hypothesis import settings as hypothesis_settings
 
 # Hypothesis profiles (README, "Tests"). ``ci`` runs every property test at its full
@@ -92,3 +93,14 @@ def artifacts(request) -> Path:
     shutil.rmtree(folder, ignore_errors=True)
     folder.mkdir(parents=True)
     return folder
+
+
+@pytest.fixture(autouse=True)
+def default_language():
+    """Every test starts in the site's default language (settings.LANGUAGE_CODE). A
+    request through Django's test client leaves the language it served active in the
+    test's thread, and a later test on the same xdist worker then read traditional
+    Chinese where it expected the default."""
+    translation.deactivate()
+    yield
+    translation.deactivate()
