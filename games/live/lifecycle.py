@@ -12,6 +12,7 @@ posts the money (games.settlement) and opens the table for the next game.
 
 from __future__ import annotations
 
+import asyncio
 import copy
 import hashlib
 import logging
@@ -214,8 +215,11 @@ async def game_act_on_loop(*, user_id: int, game_id: int, action: str,
         await _on_worker_thread(_enqueue_settlement_robustly, game_id)
     elif strong:
         # The step left a strong bot the turn: its move is thought out elsewhere
-        # (games.live.strong_bots); the enqueueing, too, off the loop.
-        await _on_worker_thread(enqueue_strong_move, game_id, step.seq)
+        # (games.live.strong_bots). Enqueued off the loop, and not awaited: until this
+        # handler returns, the acting player's own copy of the step waits in its consumer
+        # (issue #15: tables of strong bots keep the same p99). A lost task is the
+        # backstop's (GAMES_STRONG_BOT_BACKSTOP_SECONDS).
+        _in_background(_on_worker_thread(enqueue_strong_move, game_id, step.seq))
     return public
 
 
@@ -396,6 +400,21 @@ def _tcy_stake(room: Room, rules, players: list[int]) -> int:
         reached = [stake for needed, stake in table_rows if amount >= needed]
         stakes.append(reached[-1] if reached else table_rows[0][1])
     return min(stakes)
+
+
+_background: set[asyncio.Task] = set()  # strong references until each is done
+
+
+def _in_background(work) -> None:
+    task = asyncio.ensure_future(work)
+    _background.add(task)
+    task.add_done_callback(_background_done)
+
+
+def _background_done(task: asyncio.Task) -> None:
+    _background.discard(task)
+    if not task.cancelled() and task.exception() is not None:
+        logger.error("background work after an action failed", exc_info=task.exception())
 
 
 async def _on_worker_thread(func, *args) -> None:

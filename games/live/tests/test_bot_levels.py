@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import threading
 import uuid
 from contextlib import ExitStack, contextmanager
 
@@ -19,12 +20,14 @@ from django.utils import timezone
 
 from games.engine.cards import format_cards
 from games.engine.game import Game
-from games.live import strong_bots, warm_engines
-from games.live.lifecycle import game_strong_move
+from games.live import lifecycle, strong_bots, warm_engines
+from games.live.lifecycle import game_act_on_loop, game_strong_move
 from games.live.private_tables import private_table_fill_bots, private_table_open
 from games.live.seating import room_quick_join, table_ready
-from games.live.strong_bots import STRONG_MOVE_TASK, strong_move_from_log
+from games.live.strong_bots import STRONG_MOVE_TASK, enqueue_strong_move, strong_move_from_log
 from games.live.sweeps import sweep_deadlines
+from games.live.tests.test_steps import _bots_to
+from games.live.tests.test_steps import _move as a_legal_move
 from games.models import GameRecord
 from games.testing import live_helpers
 from games.testing.live_helpers import (
@@ -37,6 +40,7 @@ from games.testing.live_helpers import (
     make_room,
     run,
 )
+from games.testing.room_helpers import start_game_with_bots
 from ledger.audit import ledger_violations
 from shuangkou_site.celery import app as celery_app
 
@@ -269,6 +273,48 @@ def test_a_private_tables_bots_play_at_their_rooms_level(bot_queue):
     assert record.status == GameRecord.Status.PLAYING
     assert [event["type"] for event in events_of(record.pk)
             if event["type"] in ("play", "pass")] == []
+
+
+def test_a_persons_action_returns_without_waiting_for_the_strong_bots_enqueue(
+        bot_queue, settings, monkeypatch):
+    """The handler acting for a person returns while the broker still holds the strong
+    bot's task: until it returns, that person's own copy of the step waits in their
+    consumer. The task is enqueued all the same, once the broker answers."""
+    settings.GAMES_BOT_THINK_SECONDS = 5  # bots move on their deadlines: none within a step
+    alice = make_person("gina")
+    record = start_game_with_bots(alice, make_room(bot_level="strong"))
+    seat = record.players.index(alice.pk)
+    record = _bots_to(record, seat)
+    assert record.status == GameRecord.Status.PLAYING
+    action, cards = a_legal_move(Game.replay(events_of(record.pk)), seat)
+    queue = redis.Redis.from_url(settings.CELERY_BROKER_URL)
+    queued = queue.llen(settings.GAMES_BOT_QUEUE)
+
+    release, enqueued = threading.Event(), []
+
+    def slow_broker(game_id: int, seq: int) -> None:
+        release.wait(30)
+        enqueue_strong_move(game_id, seq)
+        enqueued.append((game_id, seq))
+
+    monkeypatch.setattr(lifecycle, "enqueue_strong_move", slow_broker)
+
+    async def scenario():
+        await game_act_on_loop(user_id=alice.pk, game_id=record.pk, action=action,
+                               cards=cards, client_seq=record.seq)
+        returned_before_the_broker = not enqueued
+        release.set()
+        for _wait in range(1000):  # on the state, bounded
+            if enqueued:
+                break
+            await asyncio.sleep(0.01)
+        return returned_before_the_broker
+
+    assert run(scenario) is True
+    moved = GameRecord.objects.get(pk=record.pk)
+    assert moved.seq > record.seq and moved.turn in moved.bot_seats
+    assert enqueued == [(record.pk, moved.seq)]
+    assert queue.llen(settings.GAMES_BOT_QUEUE) == queued + 1
 
 
 # --- easy ----------------------------------------------------------------------------------
