@@ -55,6 +55,11 @@ from .seat_view import next_seat_holding
 BOTS = ("trustee", "table", "strong")
 PASS = "pass"
 DEFAULT_MAX_SAMPLES = 400
+# CPU time of one strong decision. The search stops at the sample that would cross it,
+# so the median decision is about this long (issue #15 allows a median of 300 ms and a
+# p99 of 1 s): 300 ms gave a median of 300.2, just over. Half leaves room on a busy
+# worker and halves a strong table's CPU; docs/engine.md has its match figures.
+BUDGET_MS = 150
 
 
 @dataclass(frozen=True)
@@ -479,7 +484,8 @@ def _move_cost(hand: Counts, cards: Counts, reading: Reading, rules: RuleSet) ->
 
 # --- the bots -----------------------------------------------------------------------------
 
-def decide(position: Position, *, bot: str = "strong", seed: int = 0, budget_ms: int = 300,
+def decide(position: Position, *, bot: str = "strong", seed: int = 0,
+           budget_ms: int = BUDGET_MS,
            max_samples: int | None = None) -> str:
     """The seat's next action as canonical text, or ``"pass"``; always legal."""
     if bot == "trustee":
@@ -520,7 +526,7 @@ def analyse(position: Position, played: str, *, seed: int = 0, budget_ms: int = 
             "loss": best_value - played_value, "forced": report["forced"]}
 
 
-def search(position: Position, *, seed: int = 0, budget_ms: int = 300,
+def search(position: Position, *, seed: int = 0, budget_ms: int = BUDGET_MS,
            max_samples: int | None = None, include: Counts | None = None,
            must_include: bool = False) -> dict:
     """Determinized Monte-Carlo over the candidate actions, with racing: every

@@ -18,7 +18,7 @@ import sys
 from collections import Counter
 from time import perf_counter, thread_time
 
-from .ai import BOTS, decide, position_from_game
+from .ai import BOTS, BUDGET_MS, decide, position_from_game
 from .game import Game
 from .presets import PRESETS
 from .scoring import team_of
@@ -76,7 +76,7 @@ def play_deal(args: tuple) -> dict:
 
 
 def run_match(a: str, b: str, ruleset: str = "qq", deals: int = 100, seed: int = 1, *,
-              budget_ms: int = 300, jobs: int = 1, max_samples: int | None = None,
+              budget_ms: int = BUDGET_MS, jobs: int = 1, max_samples: int | None = None,
               progress: bool = False, time_limit: float | None = None) -> dict:
     """Play ``deals`` duplicate deals; with ``time_limit`` (seconds), stop taking new
     deals after that long and report the deals finished (``stopped_early``)."""
@@ -180,7 +180,7 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--ruleset", default="qq", choices=list(PRESETS))
     parser.add_argument("--deals", type=int, default=100)
     parser.add_argument("--seed", type=int, default=1)
-    parser.add_argument("--budget-ms", type=int, default=300)
+    parser.add_argument("--budget-ms", type=int, default=BUDGET_MS)
     parser.add_argument("--max-samples", type=int, default=None,
                         help="cap the searching bot's samples (fixed work instead of time)")
     parser.add_argument("--jobs", type=int, default=1, help="worker processes")

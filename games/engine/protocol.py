@@ -170,7 +170,7 @@ def _game(request: dict, rules: RuleSet) -> dict:
 
 def _decide(request: dict, rules: RuleSet) -> dict:
     """One seat's next action from what that seat sees (RULES §11 ``decide``)."""
-    from .ai import decide, position_from_actions
+    from .ai import BUDGET_MS, decide, position_from_actions
 
     bot = request.get("bot", "strong")
     if bot not in ("trustee", "table", "strong"):
@@ -181,7 +181,7 @@ def _decide(request: dict, rules: RuleSet) -> dict:
     seed = request.get("seed", 0)
     if isinstance(seed, bool) or not isinstance(seed, int):
         raise RequestError("'seed' must be a whole number")
-    budget = _whole(request, "budget_ms", 300)
+    budget = _whole(request, "budget_ms", BUDGET_MS)
     try:
         position = position_from_actions(rules, request.get("seat"), hand,
                                          request.get("leader"), request.get("actions"))

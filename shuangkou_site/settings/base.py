@@ -281,7 +281,8 @@ GAMES_ACTION_POOL_TIMEOUT = float(os.environ.get("GAMES_ACTION_POOL_TIMEOUT", "5
 # serves it: `celery -A shuangkou_site worker -Q bots`), and how long past the think
 # time a strong bot's turn waits for its move before the sweeper plays the table
 # bot's move for it.
-GAMES_STRONG_BOT_BUDGET_MS = env_int("GAMES_STRONG_BOT_BUDGET_MS", 300)
+# 150: the engine's own default (games.engine.ai.BUDGET_MS, which says why).
+GAMES_STRONG_BOT_BUDGET_MS = env_int("GAMES_STRONG_BOT_BUDGET_MS", 150)
 # Deals the search samples at most (None: the engine's default); with a budget it
 # never reaches, the move depends on the seed only (the tests' setting).
 GAMES_STRONG_BOT_MAX_SAMPLES = env_int("GAMES_STRONG_BOT_MAX_SAMPLES", 0) or None
