@@ -22,6 +22,7 @@ from games.live.table_socket import _act_at_table
 from games.live.tests.test_steps import _game_at_alices_turn, _log, _move
 from games.models import GameRecord
 from games.testing.live_helpers import (
+    TableClient,
     connect_all,
     make_person,
     make_room,
@@ -159,3 +160,38 @@ def test_a_game_ended_over_the_socket_gives_back_every_pooled_connection(monkeyp
     run(scenario)
     assert GameRecord.objects.get().settled_at is not None
     assert _pooled_connections_lent() == lent
+
+
+def test_the_handshake_does_not_wait_for_the_database_thread():
+    """At a cold start the database thread's queue outlasted clients' open timeouts: a
+    socket is accepted first, and its refusal or snapshot follows from the database."""
+    room = make_room()
+    alice = make_person("alice")
+    table_id = room_quick_join(user=alice, room_id=room.pk).table_id
+
+    async def scenario():
+        entered, release = threading.Event(), threading.Event()
+
+        def hold() -> None:  # a long read, say, on the database thread
+            entered.set()
+            release.wait(30)
+
+        holding = asyncio.ensure_future(database_sync_to_async(hold)())
+        while not entered.is_set():
+            await asyncio.sleep(0.01)
+        client = TableClient(alice, table_id)
+        try:
+            connected, _code = await client.communicator.connect(timeout=10)
+            quiet = await client.communicator.receive_nothing(timeout=0.2)
+            held = not holding.done()
+        finally:
+            release.set()
+            await holding
+        snapshot = await client.expect("snapshot")
+        await client.close()
+        return connected, quiet, held, snapshot
+
+    connected, quiet, held, snapshot = run(scenario)
+    assert connected and held  # accepted while the thread was still held
+    assert quiet  # nothing read from the database until it was free
+    assert snapshot["table"]["id"] == table_id
