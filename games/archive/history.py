@@ -15,6 +15,7 @@ from operator import or_
 
 from django.db.models import Case, IntegerField, Q, QuerySet, Value, When
 
+from analysis.models import GameAnalysis
 from games.archive.frames import seat_value
 from games.models import GameRecord, Room, RuleSetConfig
 from games.vocabulary import kou_label
@@ -74,6 +75,9 @@ class HistoryRow:
     series: int | None = None
     series_game: int | None = None
     series_points: int | None = None
+    # The game's replay analysis (issue #15): its status, and my accuracy once done.
+    analysis: str | None = None
+    accuracy: float | None = None
 
     @property
     def kou_text(self) -> str:
@@ -87,15 +91,19 @@ class HistoryRow:
 
 
 def history_rows(games: list[GameRecord]) -> list[HistoryRow]:
-    """One page of ``player_games`` as rows (one more query for rule set labels, and
-    one for the series among them)."""
+    """One page of ``player_games`` as rows (one more query for rule set labels, one
+    for the series among them and one for their analyses)."""
     labels = dict(RuleSetConfig.objects.filter(name__in={game.rule_set_name for game in games})
                   .values_list("name", "label"))
     series = _series_so_far(games)
+    analyses = {game_id: (status, summary) for game_id, status, summary in
+                GameAnalysis.objects.filter(game__in=games)
+                .values_list("game_id", "status", "summary")}
     rows = []
     for game in games:
         seat = game.my_seat
         series_game, series_points = series.get(game.pk, (None, None))
+        analysis, summary = analyses.get(game.pk, (None, []))
         result = game.result or {}
         finish = result.get("finish") or []
         rows.append(HistoryRow(
@@ -107,8 +115,15 @@ def history_rows(games: list[GameRecord]) -> list[HistoryRow]:
             points=seat_value(game.settlement, "points", seat),
             coins=seat_value(game.settlement, "coins", seat)
             if game.room.kind == Room.Kind.COINS else None,
-            series=game.series_id, series_game=series_game, series_points=series_points))
+            series=game.series_id, series_game=series_game, series_points=series_points,
+            analysis=analysis, accuracy=_accuracy(summary, seat)))
     return rows
+
+
+def _accuracy(summary: list[dict], seat: int) -> float | None:
+    """My accuracy in a finished analysis (analysis.compute.summarise); None where it
+    has none (not analysed, or no move of mine had a choice)."""
+    return next((row["accuracy"] for row in summary or [] if row["seat"] == seat), None)
 
 
 def _series_so_far(games: list[GameRecord]) -> dict[int, tuple[int, int]]:
