@@ -70,12 +70,12 @@ def analysis_request(*, record: GameRecord, user: User | None, auto: bool = Fals
             pk=analysis.pk, status=GameAnalysis.Status.FAILED).update(
             status=GameAnalysis.Status.QUEUED, error="", requested_by=requested_by))
         analysis.refresh_from_db()
-    if created or _lost(analysis):
+    if created or is_lost(analysis):
         transaction.on_commit(lambda: _enqueue_robustly(record.pk))
     return Requested(analysis, created)
 
 
-def _lost(analysis: GameAnalysis) -> bool:
+def is_lost(analysis: GameAnalysis) -> bool:
     """Queued, or claimed by a worker, so long ago that its task must have been lost
     (a broker that refused it, a purged queue, a worker killed after its redelivery
     was spent): asking again sends it again. Two tasks for one analysis are harmless,

@@ -19,7 +19,7 @@ from accounts.models import User
 from analysis.compute import OK
 from analysis.models import GameAnalysis
 from analysis.selectors import analysis_data, analysis_of, page_marks
-from analysis.services import AnalysisRefused, analysis_request, may_request
+from analysis.services import AnalysisRefused, analysis_request, is_lost, may_request
 from games.models import GameRecord
 
 MAX_GAME_ID = 2**63 - 1
@@ -57,6 +57,8 @@ def panel_context(request: HttpRequest, record: GameRecord, name=None,
         if data else [],
         "analysis_can_request": may_request(record, request.user),
         "analysis_poll": analysis is not None and analysis.status in POLL_STATUSES,
+        # Waiting so long that its task was lost: the players may send it again.
+        "analysis_lost": analysis is not None and is_lost(analysis),
         "analysis_message": message,
     }
 

@@ -6,9 +6,11 @@ from __future__ import annotations
 
 import json
 import re
+from datetime import timedelta
 
 import pytest
 from django.urls import reverse
+from django.utils import timezone
 
 from analysis.models import GameAnalysis
 from analysis.tests.helpers import game_with_a_bot, people
@@ -17,6 +19,7 @@ from games.testing.room_helpers import make_player, make_room
 pytestmark = [pytest.mark.django_db, pytest.mark.slow]
 MARKS = re.compile(r'<script id="analysis-marks" type="application/json">(.*?)</script>', re.S)
 ASK = 'data-analysis-ask'
+RESEND = 'data-analysis-resend'
 
 
 def replay(client, record, **query):
@@ -46,6 +49,32 @@ def test_the_button_queues_the_analysis_and_the_panel_polls_until_done(client, m
     assert GameAnalysis.objects.filter(game=record).count() == 1
     page = replay(client, record)
     assert 'data-analysis-status="queued"' in page and ASK not in page
+
+
+def test_a_lost_analysis_can_be_sent_again_from_the_panel(
+        client, monkeypatch, settings, django_capture_on_commit_callbacks):
+    players = people()
+    record = game_with_a_bot(make_room("qq 积分"), players)
+    queued = []
+    monkeypatch.setattr("analysis.services._enqueue", queued.append)  # a broker that loses it
+    client.force_login(players[0])
+    with django_capture_on_commit_callbacks(execute=True):
+        client.post(reverse("game-analysis-ask", args=[record.pk]), HTTP_HX_REQUEST="true")
+    panel = reverse("game-analysis-panel", args=[record.pk])
+    assert RESEND not in client.get(panel).content.decode()  # just queued: wait
+
+    long_ago = timezone.now() - timedelta(seconds=settings.ANALYSIS_STALE_SECONDS + 1)
+    GameAnalysis.objects.filter(game=record).update(created_at=long_ago)
+    assert RESEND in client.get(panel).content.decode()
+    client.force_login(make_player("stranger"))
+    assert RESEND not in client.get(panel).content.decode()  # only the players may
+
+    client.force_login(players[1])
+    with django_capture_on_commit_callbacks(execute=True):
+        again = client.post(reverse("game-analysis-ask", args=[record.pk]),
+                            HTTP_HX_REQUEST="true").content.decode()
+    assert queued == [record.pk, record.pk]  # the task sent again
+    assert 'data-analysis-status="queued"' in again
 
 
 def test_the_done_analysis_shows_marks_suggestions_and_the_summary(
