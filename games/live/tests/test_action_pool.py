@@ -6,6 +6,7 @@ from __future__ import annotations
 import asyncio
 import threading
 import time
+from contextlib import asynccontextmanager
 
 import pytest
 from channels.db import database_sync_to_async
@@ -48,27 +49,35 @@ def _action_connections() -> int:
         return cursor.fetchone()[0]
 
 
+@asynccontextmanager
+async def database_thread_held():
+    """Hold the process's database thread (a long read on it, say) until the block ends;
+    yields the holding future, done only once released."""
+    entered, release = threading.Event(), threading.Event()
+
+    def hold() -> None:
+        entered.set()
+        release.wait(30)
+
+    holding = asyncio.ensure_future(database_sync_to_async(hold)())
+    while not entered.is_set():
+        await asyncio.sleep(0.01)
+    try:
+        yield holding
+    finally:
+        release.set()
+        await holding
+
+
 def test_an_action_lands_while_the_database_thread_is_held(bots_wait):
     record, seat, alice = _game_at_alices_turn("held")
     action, cards = _move(Game.replay(_log(record.pk)), seat)
     payload = {"cards": cards} if action == "play" else {}
 
     async def scenario():
-        entered, release = threading.Event(), threading.Event()
-
-        def hold() -> None:  # a long read, say, on the database thread
-            entered.set()
-            release.wait(30)
-
-        holding = asyncio.ensure_future(database_sync_to_async(hold)())
-        while not entered.is_set():
-            await asyncio.sleep(0.01)
-        try:
+        async with database_thread_held() as holding:
             await _act_at_table(record.table_id, alice, action, record.seq, payload)
             return await row_seq_on_loop(record.pk), holding.done()
-        finally:
-            release.set()
-            await holding
 
     seq, thread_was_free = run(scenario)
     assert thread_was_free is False  # the thread was held all along
@@ -170,23 +179,11 @@ def test_the_handshake_does_not_wait_for_the_database_thread():
     table_id = room_quick_join(user=alice, room_id=room.pk).table_id
 
     async def scenario():
-        entered, release = threading.Event(), threading.Event()
-
-        def hold() -> None:  # a long read, say, on the database thread
-            entered.set()
-            release.wait(30)
-
-        holding = asyncio.ensure_future(database_sync_to_async(hold)())
-        while not entered.is_set():
-            await asyncio.sleep(0.01)
         client = TableClient(alice, table_id)
-        try:
+        async with database_thread_held() as holding:
             connected, _code = await client.communicator.connect(timeout=10)
             quiet = await client.communicator.receive_nothing(timeout=0.2)
             held = not holding.done()
-        finally:
-            release.set()
-            await holding
         snapshot = await client.expect("snapshot")
         await client.close()
         return connected, quiet, held, snapshot
