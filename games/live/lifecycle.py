@@ -508,13 +508,10 @@ def game_strong_move(*, game_id: int, seq: int) -> bool:
     warm = warm_engines.take(game_id)
     if warm is None or warm.seq > seq:
         warm = warm_engines.load(game_id)  # the committed game: read-only
-    elif warm.seq < seq:
-        # The web processes moved the game since this worker's last step in it: only
-        # their events are read (warm_engines.engine_for, without the lock).
-        for data in GameEvent.objects.filter(game_id=game_id, seq__gt=warm.seq,
-                                             seq__lte=seq).order_by("seq") \
-                .values_list("data", flat=True):
-            warm.game.apply(data)
+    else:
+        # The web processes may have moved the game since this worker's last step in
+        # it: only their events are read (without the lock, unlike engine_for).
+        warm_engines.catch_up(warm.game, game_id, seq)
     if warm is None:
         return False
     if warm.seq != seq or not is_strong_turn(warm.facts, warm.game):

@@ -85,11 +85,19 @@ def engine_for(record: GameRecord) -> Game:
         events = list(GameEvent.objects.filter(game=record).order_by("seq")
                       .values_list("data", flat=True))
         game = Game.replay(events)
-    elif len(game.events) < record.seq:
-        for data in GameEvent.objects.filter(game=record, seq__gt=len(game.events)) \
-                .order_by("seq").values_list("data", flat=True):
-            game.apply(data)
+    else:
+        catch_up(game, record.pk, record.seq)
     return game
+
+
+def catch_up(game: Game, game_id: int, seq: int) -> None:
+    """Bring ``game``, an engine of ``game_id`` behind ``seq``, up to ``seq`` from the
+    log: only the events it missed are read."""
+    if len(game.events) < seq:
+        for data in GameEvent.objects.filter(game_id=game_id, seq__gt=len(game.events),
+                                             seq__lte=seq).order_by("seq") \
+                .values_list("data", flat=True):
+            game.apply(data)
 
 
 def remember(warm: WarmGame) -> None:
