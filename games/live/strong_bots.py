@@ -38,7 +38,7 @@ from concurrent.futures import ThreadPoolExecutor
 
 from asgiref.sync import SyncToAsync
 from django.conf import settings
-from django.db import close_old_connections, connections
+from django.db import connections
 
 from games.live.broadcast import server_loop
 from games.models import BotLevel
@@ -127,7 +127,6 @@ def _run_here(game_id: int, seq: int, loop) -> None:
     # not thread-safe and only wakes its sockets from that loop.
     SyncToAsync.threadlocal.main_event_loop = loop
     SyncToAsync.threadlocal.main_event_loop_pid = os.getpid() if loop else None
-    close_old_connections()
     try:
         # The task run right here (games.tasks.strong_bot_move_task), by its name: this
         # module is imported by games.live.lifecycle, which the task calls.
@@ -135,7 +134,9 @@ def _run_here(game_id: int, seq: int, loop) -> None:
     except Exception:
         logger.exception("strong bot's move of game %s at %s failed", game_id, seq)
     finally:
-        connections.close_all()  # the thread outlives tests' databases
+        # Every task gives its connection back: the thread outlives tests' databases,
+        # and no connection is left from one task to the next.
+        connections.close_all()
 
 
 def wait_local_idle(timeout: float = 30) -> None:
