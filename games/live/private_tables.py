@@ -24,6 +24,7 @@ from games.live import seating
 from games.live.broadcast import announce_seats
 from games.live.series import end_series
 from games.models import PrivateTable, Room, Seat, Series, Table
+from games.visibility import may_watch  # noqa: F401 - who may open a table: games.visibility
 
 # No 0/O, 1/I/L: a code read aloud or copied by hand is not mistaken.
 CODE_ALPHABET = "ABCDEFGHJKMNPQRSTUVWXYZ23456789"
@@ -91,15 +92,6 @@ def private_table_close(*, host: User, table_id: int) -> None:
 
 def private_of(table_id: int) -> PrivateTable | None:
     return PrivateTable.objects.filter(table_id=table_id).first()
-
-
-def may_watch(user: User, table_id: int) -> bool:
-    """Whether ``user`` may open the table without a seat there: any table but a
-    private one whose host turned spectators off (its players still may)."""
-    private = private_of(table_id)
-    if private is None or private.spectators:
-        return True
-    return Seat.objects.filter(table_id=table_id, user=user).exists() or private.host_id == user.pk
 
 
 # --- internals --------------------------------------------------------------------------

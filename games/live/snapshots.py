@@ -93,7 +93,9 @@ def seat_view(record: GameRecord, game: Game, user_id: int | None) -> dict:
     """:func:`game_view` from ``game``, the engine at ``record.seq``, rather than read:
     the deal builds each seat's view from the engine it dealt (games.live.lifecycle).
     The view shares lists with ``game``: copy it before ``game`` moves on."""
-    seat = record.players.index(user_id) if user_id in record.players else None
+    # No seat for a missing id (an anonymous reader), whatever a list of players holds.
+    seat = record.players.index(user_id) \
+        if user_id is not None and user_id in record.players else None
     view = game.view(seat)
     view["seq"] = record.seq
     view["id"] = record.pk

@@ -1,6 +1,10 @@
 """HTTP API of private tables (好友房, issue #14; games.live.private_tables). Thin: parse,
 call one service, answer. A refusal is a 400 with the reason and its code, and changes
-nothing."""
+nothing.
+
+Who reads what (games.visibility): the invite code and link only the host and the
+players seated there; anyone else signed in reads the table's other facts if they may
+watch it, else gets 403; an anonymous client gets 401."""
 
 from __future__ import annotations
 
@@ -8,14 +12,16 @@ from django.urls import reverse
 from django.utils.translation import gettext as _
 from drf_spectacular.utils import OpenApiResponse, extend_schema
 from rest_framework import exceptions, serializers, status
+from rest_framework.permissions import IsAuthenticated
 from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
+from games import visibility
 from games.errors import ActionError
 from games.live import private_tables
 from games.live.series import series_score
-from games.models import PrivateTable, Seat, Series
+from games.models import PrivateTable, Series
 
 REFUSED = OpenApiResponse(description="Refused: `detail` says why, `code` names the case "
                                       "(invite_unknown, invite_expired, invite_closed, "
@@ -54,9 +60,10 @@ class PrivateTableSerializer(serializers.Serializer):
     series = SeriesSerializer(allow_null=True, help_text="The running or last series.")
 
 
-def describe(private: PrivateTable, viewer_id: int, request: Request) -> dict:
-    insider = viewer_id == private.host_id or Seat.objects.filter(
-        table_id=private.table_id, user_id=viewer_id).exists()
+def describe(private: PrivateTable, request: Request) -> dict:
+    """The table as ``request.user`` may read it: the code and link for its insiders
+    only (games.visibility.private_insider; never for a missing id)."""
+    insider = visibility.private_insider(request.user, private)
     series = Series.objects.filter(table_id=private.table_id).order_by("-pk").first()
     return {"table": private.table_id, "host": private.host_id,
             "code": private.code if insider else None,
@@ -82,7 +89,7 @@ class PrivateTableOpenView(APIView):
                 host=request.user, room_id=data["room"], spectators=data["spectators"])
         except ActionError as error:
             return refusal(error)
-        return Response(PrivateTableSerializer(describe(private, request.user.pk, request)).data,
+        return Response(PrivateTableSerializer(describe(private, request)).data,
                         status=status.HTTP_201_CREATED)
 
 
@@ -96,16 +103,24 @@ class PrivateTableJoinView(APIView):
         except ActionError as error:
             return refusal(error)
         private = private_tables.private_of(seat.table_id)
-        return Response(PrivateTableSerializer(describe(private, request.user.pk, request)).data)
+        return Response(PrivateTableSerializer(describe(private, request)).data)
 
 
 class PrivateTableView(APIView):
-    @extend_schema(responses={200: PrivateTableSerializer,
-                              404: OpenApiResponse(description="Not a private table.")},
-                   summary="A private table and its series")
+    permission_classes = [IsAuthenticated]
+
+    @extend_schema(responses={
+        200: PrivateTableSerializer,
+        401: OpenApiResponse(description="Not signed in."),
+        403: OpenApiResponse(description="Spectators are off and the requester is neither "
+                                         "seated there nor its host."),
+        404: OpenApiResponse(description="Not a private table.")},
+        summary="A private table and its series")
     def get(self, request: Request, table_id: int) -> Response:
-        return Response(PrivateTableSerializer(
-            describe(_private_or_404(table_id), request.user.pk, request)).data)
+        private = _private_or_404(table_id)
+        if not visibility.may_watch(request.user, table_id):
+            raise exceptions.PermissionDenied(_("这张好友房不允许旁观"))
+        return Response(PrivateTableSerializer(describe(private, request)).data)
 
 
 class PrivateTableRemoveView(APIView):
@@ -139,7 +154,7 @@ def _host_action(request: Request, table_id: int, action, **params) -> Response:
     except ActionError as error:
         return refusal(error)
     private.refresh_from_db()
-    return Response(PrivateTableSerializer(describe(private, request.user.pk, request)).data)
+    return Response(PrivateTableSerializer(describe(private, request)).data)
 
 
 def _private_or_404(table_id: int) -> PrivateTable:

@@ -4,6 +4,7 @@ players, the series so far, and whether the viewer is the host."""
 from __future__ import annotations
 
 from accounts.models import User
+from games import visibility
 from games.live import private_tables
 from games.live.series import series_score
 from games.models import Series, Table
@@ -15,7 +16,7 @@ def panel_context(table: Table, user: User) -> dict:
     private = private_tables.private_of(table.pk)
     if private is None:
         return {"private": None}
-    insider = user.pk == private.host_id or table.seats.filter(user=user).exists()
+    insider = visibility.private_insider(user, private)
     series = Series.objects.filter(table=table).order_by("-pk").first()
     score = series_score(series) if series is not None else None
     if score is not None:
@@ -24,4 +25,5 @@ def panel_context(table: Table, user: User) -> dict:
         score["players"] = [{**row, "name": names.get(row["user"], "?")}
                             for row in score["players"]]
     return {"private": private, "private_insider": insider,
-            "private_host": user.pk == private.host_id, "private_series": score}
+            "private_host": visibility.viewer_id(user) == private.host_id,
+            "private_series": score}
