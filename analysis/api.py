@@ -5,7 +5,9 @@ summary per human seat (public once the game has ended, like the replay); 404 wh
 nobody has asked for one. ``POST``: ask for it, as a player of the game or staff:
 202 when this request queued it, 200 with the existing one otherwise (it is never
 computed twice); 409 while the game runs, 403 for anyone else, 422 for a game
-without a human seat."""
+without a human seat. A game at a private table without spectators is read and asked
+for by its players (and staff) only, as its replay (games.visibility.may_read_game):
+401 for an anonymous client, 403 for anyone else."""
 
 from __future__ import annotations
 
@@ -22,7 +24,7 @@ from analysis.selectors import analysis_data, analysis_of
 from analysis.services import AnalysisRefused, analysis_request
 from analysis.views import player_namer, refusal_text
 from games.models import GameRecord
-from games.web.api import NOT_FOUND, game_or_404
+from games.web.api import CLOSED, NOT_FOUND, readable_game
 
 
 class MoveSerializer(serializers.Serializer):
@@ -91,11 +93,12 @@ class GameAnalysisView(APIView):
     permission_classes = [IsAuthenticatedOrReadOnly]
 
     @extend_schema(
-        responses={200: AnalysisSerializer, 404: NOT_FOUND,
-                   403: OpenApiResponse(description="The game is still running.")},
+        responses={200: AnalysisSerializer, 404: NOT_FOUND, 401: CLOSED,
+                   403: OpenApiResponse(description="The game is still running, or it "
+                                                    "is closed to the requester (401).")},
         summary="The analysis of a finished game")
     def get(self, request: Request, game_id: int) -> Response:
-        record = game_or_404(game_id)
+        record = readable_game(request, game_id)
         if record.status != GameRecord.Status.ENDED:
             raise exceptions.PermissionDenied(refusal_text("game_not_ended"))
         analysis = analysis_of(record)
@@ -111,7 +114,7 @@ class GameAnalysisView(APIView):
                    422: OpenApiResponse(description="No human seat to analyse.")},
         summary="Ask for the analysis of a finished game")
     def post(self, request: Request, game_id: int) -> Response:
-        record = game_or_404(game_id)
+        record = readable_game(request, game_id)
         try:
             requested = analysis_request(record=record, user=request.user)
         except AnalysisRefused as refusal:

@@ -3,12 +3,15 @@ it. Thin: parse, authorise, call analysis.services / analysis.selectors, render.
 
 Who sees what follows the replay (games.archive.views): a finished game's replay is
 public, and so is its finished analysis (it shows a seat's alternatives, which its
-hand revealed anyway once the game ended). Only the game's players and staff may ask
-for one (analysis.services.may_request)."""
+hand revealed anyway once the game ended); a game at a private table without
+spectators is its players' and staff's only (games.visibility.may_read_game: 403 for
+anyone else). Only the game's players and staff may ask for one
+(analysis.services.may_request)."""
 
 from __future__ import annotations
 
 from django.contrib import messages
+from django.core.exceptions import PermissionDenied
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
@@ -21,6 +24,7 @@ from analysis.models import GameAnalysis
 from analysis.selectors import analysis_data, analysis_of, page_marks
 from analysis.services import AnalysisRefused, analysis_request, is_lost, may_request
 from games.models import GameRecord
+from games.visibility import may_read_game
 
 MAX_GAME_ID = 2**63 - 1
 POLL_STATUSES = {GameAnalysis.Status.QUEUED, GameAnalysis.Status.RUNNING}
@@ -63,10 +67,18 @@ def panel_context(request: HttpRequest, record: GameRecord, name=None,
     }
 
 
-def _ended_game(game_id: int) -> GameRecord:
+def _readable_game(request: HttpRequest, game_id: int) -> GameRecord:
+    """The game, or 404; 403 when the visitor may not read it."""
     if game_id > MAX_GAME_ID:
         raise Http404
     record = get_object_or_404(GameRecord, pk=game_id)
+    if not may_read_game(request.user, record):
+        raise PermissionDenied
+    return record
+
+
+def _ended_game(request: HttpRequest, game_id: int) -> GameRecord:
+    record = _readable_game(request, game_id)
     if record.status != GameRecord.Status.ENDED:
         raise Http404(_("牌局尚未结束，结束后才能分析。"))
     return record
@@ -75,7 +87,7 @@ def _ended_game(game_id: int) -> GameRecord:
 @require_GET
 def analysis_panel(request: HttpRequest, game_id: int) -> HttpResponse:
     """The panel alone: what the page polls while the analysis is queued or running."""
-    record = _ended_game(game_id)
+    record = _ended_game(request, game_id)
     return render(request, "analysis/_panel.html", panel_context(request, record))
 
 
@@ -83,9 +95,7 @@ def analysis_panel(request: HttpRequest, game_id: int) -> HttpResponse:
 def analysis_ask(request: HttpRequest, game_id: int) -> HttpResponse:
     """The 分析 button: queue the analysis (once; a second press shows the same one).
     htmx gets the panel back; a plain form post goes back to the replay."""
-    if game_id > MAX_GAME_ID:
-        raise Http404
-    record = get_object_or_404(GameRecord, pk=game_id)
+    record = _readable_game(request, game_id)
     message = ""
     try:
         analysis_request(record=record, user=request.user)

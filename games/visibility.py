@@ -1,10 +1,15 @@
-"""Who may see a table: the one policy behind every read of it (the table page and
-socket, the private table's API and panel), so no reader decides it alone.
+"""Who may see a table and its games: the one policy behind every read of them (the
+table page and socket, the private table's API and panel, the game API and its log,
+the replay page and its download, the analysis), so no reader decides it alone.
 
 - A public table, and a private table (好友房) whose host allows spectators, is open to
-  anyone signed in.
+  anyone signed in; its games are public as any game is (no hand while one runs, the
+  whole log once it has ended).
 - A private table whose host turned spectators off is its **insiders'**: whoever is
-  seated there and its host.
+  seated there and its host. A game dealt there is read, while it runs, by its players
+  and the table's insiders only; once it has ended, by its players, the host and staff
+  (a fair-play review reads finished games; nobody, staff included, watches such a
+  game live: the players were promised no spectators).
 - A private table's invite code is its insiders' only, whatever its spectators say.
 
 Anonymous users are never insiders. A user is told apart by ``user.pk``, and never
@@ -16,7 +21,7 @@ from __future__ import annotations
 from django.contrib.auth.models import AnonymousUser
 
 from accounts.models import User
-from games.models import PrivateTable, Seat
+from games.models import GameRecord, PrivateTable, Seat
 
 Viewer = User | AnonymousUser | None
 
@@ -48,3 +53,18 @@ def may_watch(user: Viewer, table_id: int) -> bool:
     private = closed_private(table_id)
     return private is None or private_insider(user, private)
 
+
+def may_read_game(user: Viewer, record: GameRecord) -> bool:
+    """Whether ``user`` may read the game at all (what of it, hands and log, is the
+    reader's to filter): see the module's docstring."""
+    private = closed_private(record.table_id)
+    if private is None:
+        return True
+    user_id = viewer_id(user)
+    if user_id is None:
+        return False
+    if user_id in (record.players or []) or user_id == private.host_id:
+        return True
+    if record.status == GameRecord.Status.ENDED:
+        return bool(user.is_staff)
+    return private_insider(user, private)

@@ -4,7 +4,9 @@ call games.archive.frames / games.archive.history, render.
 Who may see what (GUIDE: hidden information is filtered on the server): a finished
 game's replay and its event log are public, like ``GET /api/games/<id>/events``, so a
 replay link can be shared with anyone. A running game has no replay: its log holds
-every hand, so the page refuses (403) before reading a single event.
+every hand, so the page refuses (403) before reading a single event. A game at a
+private table without spectators is its players' (games.visibility.may_read_game): the
+replay sends an anonymous visitor to the login page and refuses anyone else (403).
 """
 
 from __future__ import annotations
@@ -13,6 +15,7 @@ import re
 
 from django import forms
 from django.contrib.auth.decorators import login_required
+from django.contrib.auth.views import redirect_to_login
 from django.core.paginator import Paginator
 from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import get_object_or_404, redirect, render
@@ -27,7 +30,9 @@ from analysis.views import panel_context
 from games.archive.frames import build_frames, settlement_rows
 from games.archive.history import history_rows, player_games
 from games.models import GameEvent, GameRecord, Room
+from games.visibility import may_read_game
 from games.vocabulary import KOU_LABELS, kou_label
+from games.web.api import private_game_refusal
 
 HISTORY_PAGE_SIZE = 20
 # Ids past a bigint are no game (and must not reach the database as a lookup).
@@ -36,10 +41,16 @@ LEGACY_KEY = re.compile(r"(?:game:)?(\d{1,18})")
 
 
 def _finished_game_or_refusal(request: HttpRequest, game_id: int):
-    """The game if it has ended; otherwise the refusal page to return (403)."""
+    """The game if the visitor may read it and it has ended; otherwise the answer to
+    return (the login page, or a 403 page)."""
     if game_id > MAX_GAME_ID:
         raise Http404
     record = get_object_or_404(GameRecord.objects.select_related("room__rule_set"), pk=game_id)
+    if not may_read_game(request.user, record):
+        if not request.user.is_authenticated:
+            return None, redirect_to_login(request.get_full_path())
+        return None, render(request, "games/replay.html",
+                            {"record": record, "closed": True}, status=403)
     if record.status != GameRecord.Status.ENDED:
         return None, render(request, "games/replay.html",
                             {"record": record, "running": True}, status=403)
@@ -151,6 +162,8 @@ def game_events_download(request: HttpRequest, game_id: int) -> HttpResponse:
     if game_id > MAX_GAME_ID:
         raise Http404
     record = get_object_or_404(GameRecord.objects.select_related("room"), pk=game_id)
+    if not may_read_game(request.user, record):
+        return JsonResponse({"detail": private_game_refusal(record)}, status=403)
     if record.status != GameRecord.Status.ENDED:
         return JsonResponse({"detail": _(
             "牌局 %(game)d 仍在进行中：事件记录含有各家手牌，对局结束后才公开。")

@@ -1,7 +1,9 @@
 """HTTP API of the games app: the open rooms, a game as the requester may see it, and
 the event log of finished games. Hidden information is filtered on the server
 (GUIDE): a game's view carries only the requester's own hand, and the log, which
-holds every hand and the deal's seed, is published only once the game has ended."""
+holds every hand and the deal's seed, is published only once the game has ended.
+A game at a private table without spectators is its players' only
+(games.visibility.may_read_game): 401 for an anonymous client, 403 for anyone else."""
 
 from __future__ import annotations
 
@@ -13,6 +15,7 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
+from games import visibility
 from games.live.lobby import lobby_rooms
 from games.live.snapshots import game_view
 from games.models import BotLevel, GameEvent, GameRecord, Room
@@ -83,6 +86,9 @@ class GameEventsSerializer(serializers.Serializer):
 
 
 NOT_FOUND = OpenApiResponse(description="No game with that id.")
+CLOSED = OpenApiResponse(description="A game at a private table without spectators, and "
+                                     "the requester is not one of its players (401 when "
+                                     "not signed in).")
 
 
 def game_or_404(game_id: int) -> GameRecord:
@@ -92,6 +98,21 @@ def game_or_404(game_id: int) -> GameRecord:
     if record is None:
         raise exceptions.NotFound(_("没有编号为 %(game)d 的牌局。") % {"game": game_id})
     return record
+
+
+def readable_game(request: Request, game_id: int) -> GameRecord:
+    """The game if ``request.user`` may read it (games.visibility.may_read_game);
+    otherwise 404 (no such game), 401 (not signed in) or 403."""
+    record = game_or_404(game_id)
+    if not visibility.may_read_game(request.user, record):
+        if not request.user.is_authenticated:
+            raise exceptions.NotAuthenticated()
+        raise exceptions.PermissionDenied(private_game_refusal(record))
+    return record
+
+
+def private_game_refusal(record: GameRecord) -> str:
+    return _("牌局 %(game)d 在不允许旁观的好友房：只有这局的玩家可以查看。") % {"game": record.pk}
 
 
 class RoomListView(APIView):
@@ -105,28 +126,30 @@ class RoomListView(APIView):
 class GameView(APIView):
     permission_classes = [AllowAny]
 
-    @extend_schema(responses={200: GameSerializer, 404: NOT_FOUND},
+    @extend_schema(responses={200: GameSerializer, 401: CLOSED, 403: CLOSED, 404: NOT_FOUND},
                    summary="A game as the requester may see it")
     def get(self, request: Request, game_id: int) -> Response:
         """The public state of a game. A player seated in it also gets their own hand;
         anyone else, signed in or not, gets no hand."""
-        record = game_or_404(game_id)
-        viewer = request.user.pk if request.user.is_authenticated else None
-        return Response(GameSerializer(game_view(record, viewer)).data)
+        record = readable_game(request, game_id)
+        return Response(GameSerializer(game_view(record, visibility.viewer_id(request.user)))
+                        .data)
 
 
 class GameEventsView(APIView):
     permission_classes = [AllowAny]
 
     @extend_schema(
-        responses={200: GameEventsSerializer,
-                   403: OpenApiResponse(description="The game is still running."),
+        responses={200: GameEventsSerializer, 401: CLOSED,
+                   403: OpenApiResponse(description="The game is still running, or it "
+                                                    "was at a private table without "
+                                                    "spectators (see 401)."),
                    404: NOT_FOUND},
         summary="The event log of a finished game")
     def get(self, request: Request, game_id: int) -> Response:
         """The whole log, hands included, for replays and audits. Refused while the
         game runs: the log would show every player's cards."""
-        record = game_or_404(game_id)
+        record = readable_game(request, game_id)
         if record.status != GameRecord.Status.ENDED:
             raise exceptions.PermissionDenied(_(
                 "牌局 %(game)d 仍在进行中：事件记录含有各家手牌，对局结束后才公开。")

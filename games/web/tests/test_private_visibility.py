@@ -15,6 +15,7 @@ from django.db import connection
 from django.test import Client
 from django.urls import reverse
 
+from analysis.models import GameAnalysis
 from games import visibility
 from games.live.lifecycle import game_act
 from games.live.private_tables import private_table_join, private_table_open
@@ -137,6 +138,82 @@ def test_the_table_page_shows_the_code_to_its_players_only():
     assert private.code not in signed_in(make_player("stranger")).get(url).content.decode()
     anonymous = signed_in(None).get(url)
     assert anonymous.status_code == 302 and private.code not in anonymous.content.decode()
+
+
+# --- a game at a private table without spectators -------------------------------------------
+
+def test_a_running_game_without_spectators_is_closed_to_outsiders_on_every_read():
+    private, players = friends_table(spectators=False)
+    record = running_game(private, players)
+    game = reverse("api-game", args=[record.pk])
+    outsiders = {"stranger": make_player("stranger"), "staff": staff_member()}
+
+    assert signed_in(None).get(game).status_code == 401
+    for who, outsider in outsiders.items():
+        client = signed_in(outsider)
+        assert client.get(game).status_code == 403, who
+        assert client.get(reverse("api-game-events", args=[record.pk])).status_code == 403
+        assert client.get(reverse("game-replay", args=[record.pk])).status_code == 403
+        assert client.get(reverse("game-events-download", args=[record.pk])).status_code == 403
+        table = client.get(reverse("table", args=[private.table_id]), follow=True)
+        assert table.redirect_chain[-1][0] == reverse("lobby"), who
+    # Its players read it, each with their own hand only.
+    amy = players[1]
+    seen = signed_in(amy).get(game).json()
+    assert seen["seat"] == record.players.index(amy.pk) and seen["hand"]
+
+
+def test_a_running_game_at_a_table_with_spectators_stays_public():
+    private, players = friends_table(spectators=True)
+    record = running_game(private, players)
+
+    for viewer in (None, make_player("stranger")):
+        seen = signed_in(viewer).get(reverse("api-game", args=[record.pk]))
+        assert seen.status_code == 200 and seen.json()["hand"] is None
+
+
+def test_a_finished_game_without_spectators_is_its_players_hosts_and_staffs_only():
+    private, players = friends_table(spectators=False)
+    record = ended_game(private, players)
+    GameAnalysis.objects.create(game=record)  # asked for: the analysis is readable
+    reads = [reverse("api-game", args=[record.pk]),
+             reverse("api-game-events", args=[record.pk]),
+             reverse("game-replay", args=[record.pk]),
+             reverse("game-events-download", args=[record.pk]),
+             reverse("api-game-analysis", args=[record.pk]),
+             reverse("game-analysis-panel", args=[record.pk])]
+
+    stranger = signed_in(make_player("stranger"))
+    for url in reads:
+        assert stranger.get(url).status_code == 403, url
+    asked = stranger.post(reverse("game-analysis-ask", args=[record.pk]))
+    assert asked.status_code == 403
+    assert stranger.post(reverse("api-game-analysis", args=[record.pk])).status_code == 403
+
+    anonymous = signed_in(None)
+    assert anonymous.get(reads[0]).status_code == 401
+    assert anonymous.get(reads[1]).status_code == 401
+    replay = anonymous.get(reads[2])
+    assert replay.status_code == 302 and replay.url.startswith(reverse("login"))
+    for url in reads[3:]:
+        assert anonymous.get(url).status_code in (401, 403), url
+
+    for reader in (players[1], staff_member()):
+        client = signed_in(reader)
+        for url in reads:
+            assert client.get(url).status_code == 200, url
+
+
+def test_a_players_history_lists_the_game_and_a_strangers_does_not():
+    private, players = friends_table(spectators=False)
+    record = ended_game(private, players)
+    replay = reverse("game-replay", args=[record.pk])
+
+    assert replay in signed_in(players[2]).get(reverse("game-history")).content.decode()
+    assert replay not in signed_in(make_player("stranger")).get(
+        reverse("game-history")).content.decode()
+    assert reverse("table", args=[private.table_id]) not in signed_in(
+        make_player("lobbyist")).get(reverse("lobby")).content.decode()
 
 
 def test_an_anonymous_user_is_no_insider_of_a_table_with_empty_seats():
