@@ -2,9 +2,10 @@
 
 Every way in that checks a password (the login page, the admin login, POST /api/token)
 goes through ``authenticate_limited``. A key's failures are counted in a fixed window
-that opens at its first failure; once a key has had its allowed number of failures, every
-attempt on it is refused, right password or not, until the window closes. The cache is
-Redis in test and production, so the counts hold across processes (``incr`` is atomic).
+that opens at its first failure (shuangkou_site.fixed_windows); once a key has had its
+allowed number of failures, every attempt on it is refused, right password or not, until
+the window closes. The cache is Redis in test and production, so the counts hold across
+processes (``incr`` is atomic).
 
 When the cache cannot be reached, logins fail closed: ``LoginUnavailable``, which the
 pages and the API answer with 503 and Retry-After (accounts.middleware, accounts.api),
@@ -19,14 +20,14 @@ from __future__ import annotations
 
 import hashlib
 import math
-import time
 from dataclasses import dataclass
 
 import redis
 from django.conf import settings
 from django.contrib.auth import authenticate
-from django.core.cache import cache
 from django.http import HttpRequest
+
+from shuangkou_site import fixed_windows
 
 from .models import User
 
@@ -101,14 +102,14 @@ def _authenticate_limited(request: HttpRequest | None, *, username: str,
     user = authenticate(request, username=username, password=password)
     if user is None:
         for key, limit in keys.values():
-            _record_failure(key, limit)
+            fixed_windows.count(key, limit.window_seconds)
         _raise_if_blocked(keys)
         return None
     # A player who finally remembers the password starts afresh; the IP count stays, or
     # one good account would let an attacker reset it between guesses at others.
     if "username" in keys:
         username_key, _ = keys["username"]
-        cache.delete_many([f"{username_key}:n", f"{username_key}:t"])
+        fixed_windows.clear(username_key)
     return user
 
 
@@ -125,26 +126,8 @@ def _digest(value: str) -> str:
     return hashlib.sha256(value.encode()).hexdigest()[:32]
 
 
-def _record_failure(key: str, limit: Limit) -> None:
-    cache.add(f"{key}:t", time.time(), timeout=limit.window_seconds)
-    cache.add(f"{key}:n", 0, timeout=limit.window_seconds)
-    try:
-        cache.incr(f"{key}:n")
-    except ValueError:  # the window closed between add and incr
-        cache.set(f"{key}:n", 1, timeout=limit.window_seconds)
-
-
 def _raise_if_blocked(keys: dict[str, tuple[str, Limit]]) -> None:
-    waits = [_blocked_for(key, limit) for key, limit in keys.values()]
+    waits = [fixed_windows.blocked_for(key, limit.failures, limit.window_seconds)
+             for key, limit in keys.values()]
     if max(waits, default=0) > 0:
         raise LoginBlocked(max(waits))
-
-
-def _blocked_for(key: str, limit: Limit) -> int:
-    """Seconds until this key may try again; 0 when it may now."""
-    counts = cache.get_many([f"{key}:n", f"{key}:t"])
-    if counts.get(f"{key}:n", 0) < limit.failures:
-        return 0
-    started = counts.get(f"{key}:t")
-    elapsed = time.time() - started if started is not None else 0
-    return max(1, math.ceil(limit.window_seconds - elapsed))
