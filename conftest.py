@@ -1,8 +1,10 @@
 """Set-up shared by every app's tests."""
 
+import copy
 import os
 import shutil
 import subprocess
+import uuid
 from pathlib import Path
 
 import pytest
@@ -104,3 +106,27 @@ def default_language():
     translation.deactivate()
     yield
     translation.deactivate()
+
+
+@pytest.fixture
+def own_cache_namespace(settings):
+    """The test cache is the shared Redis: give the test its own key prefix, so counts
+    of a limit (failed logins, invite codes) kept by one test, or by an earlier run,
+    never block another. Servers the test starts get the prefix too
+    (games.testing.server_helpers)."""
+    caches = copy.deepcopy(settings.CACHES)
+    caches["default"]["KEY_PREFIX"] = f"test-{uuid.uuid4().hex}"
+    settings.CACHES = caches
+
+
+@pytest.fixture
+def redis_down(settings):
+    """The cache (and so every limit kept in it) points at a port that refuses
+    connections: a real outage of Redis, for this test only."""
+    from games.testing.server_helpers import refusing_port
+
+    with refusing_port() as port:
+        caches = copy.deepcopy(settings.CACHES)
+        caches["default"]["LOCATION"] = f"redis://127.0.0.1:{port}/0"
+        settings.CACHES = caches
+        yield

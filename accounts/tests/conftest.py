@@ -1,16 +1,9 @@
-import copy
-import uuid
-
 import pytest
 
 
 @pytest.fixture(autouse=True)
-def own_cache_namespace(settings):
-    """The test cache is the shared Redis: give each test its own key prefix so failed
-    logins counted by one test (or an earlier run) never block another."""
-    caches = copy.deepcopy(settings.CACHES)
-    caches["default"]["KEY_PREFIX"] = f"test-{uuid.uuid4().hex}"
-    settings.CACHES = caches
+def _own_cache_namespace(own_cache_namespace):
+    """Failed logins counted by one test never block another (conftest.py)."""
 
 
 @pytest.fixture

@@ -14,16 +14,6 @@ from games.testing.server_helpers import refusing_port
 pytestmark = pytest.mark.django_db
 
 
-@pytest.fixture
-def redis_down(settings):
-    """The cache of the login limits points at a port that refuses connections."""
-    with refusing_port() as port:
-        caches = copy.deepcopy(settings.CACHES)
-        caches["default"]["LOCATION"] = f"redis://127.0.0.1:{port}/0"
-        settings.CACHES = caches
-        yield
-
-
 def test_the_login_page_answers_503_with_retry_after_when_redis_is_down(client, redis_down):
     make_player("zhou")
 

@@ -47,7 +47,7 @@ def private_table_open(*, host: User, room_id: int, spectators: bool = True) -> 
 
 def private_table_join(*, user: User, code: str) -> Seat:
     """Sit at the private table whose invite code is ``code``."""
-    private = _by_code(code)
+    private = usable_invite(code)
     return seating.table_sit(user=user, table_id=private.table_id, invited=True)
 
 
@@ -94,6 +94,22 @@ def private_of(table_id: int) -> PrivateTable | None:
     return PrivateTable.objects.filter(table_id=table_id).first()
 
 
+def usable_invite(code: str) -> PrivateTable:
+    """The open private table whose invite code is ``code`` (any case, spaces around);
+    an ActionError (invite_unknown, invite_closed, invite_expired) otherwise. Every
+    lookup of a code goes through here, behind its limits (games.web.invite_limits)."""
+    if not isinstance(code, str) or not code.strip():
+        raise ActionError(_("请输入邀请码"), code="invite_unknown")
+    private = PrivateTable.objects.filter(code=code.strip().upper()).first()
+    if private is None:
+        raise ActionError(_("没有这个邀请码"), code="invite_unknown")
+    if private.closed_at is not None:
+        raise ActionError(_("这张好友房已经关闭"), code="invite_closed")
+    if private.expires_at <= timezone.now():
+        raise ActionError(_("这个邀请码已过期"), code="invite_expired")
+    return private
+
+
 # --- internals --------------------------------------------------------------------------
 
 def _create_with_fresh_code(table: Table, host: User, spectators: bool) -> PrivateTable:
@@ -107,19 +123,6 @@ def _create_with_fresh_code(table: Table, host: User, spectators: bool) -> Priva
         except IntegrityError:
             continue  # the code is taken: 31^6 codes, so another draw all but surely is not
     raise ActionError(_("暂时无法生成邀请码，请重试"))
-
-
-def _by_code(code: str) -> PrivateTable:
-    if not isinstance(code, str) or not code.strip():
-        raise ActionError(_("请输入邀请码"), code="invite_unknown")
-    private = PrivateTable.objects.filter(code=code.strip().upper()).first()
-    if private is None:
-        raise ActionError(_("没有这个邀请码"), code="invite_unknown")
-    if private.closed_at is not None:
-        raise ActionError(_("这张好友房已经关闭"), code="invite_closed")
-    if private.expires_at <= timezone.now():
-        raise ActionError(_("这个邀请码已过期"), code="invite_expired")
-    return private
 
 
 def _hosts_table(host: User, table_id: int) -> tuple[Table, PrivateTable]:

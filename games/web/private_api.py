@@ -4,7 +4,9 @@ nothing.
 
 Who reads what (games.visibility): the invite code and link only the host and the
 players seated there; anyone else signed in reads the table's other facts if they may
-watch it, else gets 403; an anonymous client gets 401."""
+watch it, else gets 403; an anonymous client gets 401. Joining by code is limited per
+user and per client address (games.web.invite_limits): 429 with Retry-After past the
+limits, 503 with Retry-After while they cannot be checked."""
 
 from __future__ import annotations
 
@@ -22,6 +24,8 @@ from games.errors import ActionError
 from games.live import private_tables
 from games.live.series import series_score
 from games.models import PrivateTable, Series
+from games.web import invite_limits
+from games.web.invite_limits import InviteLimitsUnavailable, InviteTriesExceeded
 
 REFUSED = OpenApiResponse(description="Refused: `detail` says why, `code` names the case "
                                       "(invite_unknown, invite_expired, invite_closed, "
@@ -93,13 +97,35 @@ class PrivateTableOpenView(APIView):
                         status=status.HTTP_201_CREATED)
 
 
+class InviteCheckUnavailable(exceptions.APIException):
+    """503 with Retry-After (DRF sets the header from ``wait``): the invite limits cannot
+    be checked, so no code is (games.web.invite_limits says why)."""
+
+    status_code = status.HTTP_503_SERVICE_UNAVAILABLE
+    default_code = "invite_unavailable"
+
+    def __init__(self, unavailable: InviteLimitsUnavailable) -> None:
+        super().__init__(detail=unavailable.message)
+        self.wait = unavailable.retry_after_seconds
+
+
 class PrivateTableJoinView(APIView):
-    @extend_schema(request=JoinSerializer, responses={200: PrivateTableSerializer, 400: REFUSED},
-                   summary="Join a private table by its invite code")
+    @extend_schema(request=JoinSerializer, responses={
+        200: PrivateTableSerializer, 400: REFUSED,
+        429: OpenApiResponse(description="Too many wrong codes from this user or address; "
+                                         "Retry-After says when to try again."),
+        503: OpenApiResponse(description="The limits cannot be checked; retry later.")},
+        summary="Join a private table by its invite code")
     def post(self, request: Request) -> Response:
         data = _valid(JoinSerializer, request)
         try:
-            seat = private_tables.private_table_join(user=request.user, code=data["code"])
+            with invite_limits.code_lookup(request):
+                seat = private_tables.private_table_join(user=request.user, code=data["code"])
+        except InviteTriesExceeded as blocked:
+            raise exceptions.Throttled(wait=blocked.retry_after_seconds,
+                                       detail=blocked.message) from None
+        except InviteLimitsUnavailable as unavailable:
+            raise InviteCheckUnavailable(unavailable) from None
         except ActionError as error:
             return refusal(error)
         private = private_tables.private_of(seat.table_id)

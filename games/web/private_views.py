@@ -1,6 +1,9 @@
 """Pages and forms of private tables (好友房, issue #14): open one from the lobby, join
 by code or by the invite link, and the host's buttons at the table. Thin: each calls
-one service of games.live.private_tables and goes back with a message."""
+one service of games.live.private_tables and goes back with a message. Every code
+looked up (the code box, the invite page and its button) counts against the invite
+limits (games.web.invite_limits): past them, or while they cannot be checked, the
+invite page says so with a 429 or 503 and Retry-After."""
 
 from __future__ import annotations
 
@@ -14,7 +17,8 @@ from django.views.decorators.http import require_http_methods, require_POST
 
 from games.errors import ActionError
 from games.live import private_tables
-from games.models import PrivateTable
+from games.web import invite_limits
+from games.web.invite_limits import InviteLimitsUnavailable, InviteTriesExceeded
 from games.web.views import _go
 
 
@@ -46,12 +50,18 @@ def private_table_join(request: HttpRequest) -> HttpResponse:
 @login_required
 def invite(request: HttpRequest, code: str) -> HttpResponse:
     """The invite link: a page that says whose table it is, and a button to sit down
-    (a GET never seats anyone)."""
+    (a GET never seats anyone). A code that opens no table (unknown, closed, expired)
+    gets a 404 that names nobody."""
     if request.method == "POST":
         return _join(request, code)
-    private = PrivateTable.objects.select_related("host", "table__room").filter(
-        code=code.upper()).first()
-    return render(request, "games/invite.html", {"private": private, "code": code})
+    try:
+        with invite_limits.code_lookup(request):
+            private = private_tables.usable_invite(code)
+    except (InviteTriesExceeded, InviteLimitsUnavailable) as refused:
+        return _lookup_refused(request, refused)
+    except ActionError as error:
+        return render(request, "games/invite.html", {"miss": error}, status=404)
+    return render(request, "games/invite.html", {"private": private})
 
 
 @require_POST
@@ -80,8 +90,22 @@ def private_table_host_action(request: HttpRequest, table_id: int, action: str) 
 
 def _join(request: HttpRequest, code: str) -> HttpResponse:
     try:
-        seat = private_tables.private_table_join(user=request.user, code=code)
+        with invite_limits.code_lookup(request):
+            seat = private_tables.private_table_join(user=request.user, code=code)
+    except (InviteTriesExceeded, InviteLimitsUnavailable) as refused:
+        return _lookup_refused(request, refused)
     except ActionError as error:
         messages.error(request, _("无法加入好友房：%(reason)s") % {"reason": error})
         return _go(request, reverse("lobby"))
     return _go(request, reverse("table", args=[seat.table_id]))
+
+
+def _lookup_refused(request: HttpRequest,
+                    refused: InviteTriesExceeded | InviteLimitsUnavailable) -> HttpResponse:
+    """The invite page saying why no code was looked up: 429 past the limits, 503 while
+    they cannot be checked, each with Retry-After."""
+    status = 429 if isinstance(refused, InviteTriesExceeded) else 503
+    response = render(request, "games/invite.html", {"refusal": refused.message},
+                      status=status)
+    response["Retry-After"] = str(refused.retry_after_seconds)
+    return response

@@ -291,6 +291,13 @@ GAMES_STRONG_BOT_BACKSTOP_SECONDS = float(
     os.environ.get("GAMES_STRONG_BOT_BACKSTOP_SECONDS", "10"))
 # How long a private table's invite code works (games.live.private_tables).
 GAMES_INVITE_HOURS = float(os.environ.get("GAMES_INVITE_HOURS", "24"))
+# Wrong invite codes (unknown, closed or expired) one user, and one client address,
+# may try per window, over every way a code is looked up (games.web.invite_limits);
+# past it every lookup answers 429 until the window closes. The address limit is
+# higher: players behind one NAT share an address.
+GAMES_INVITE_TRIES_PER_USER = env_int("GAMES_INVITE_TRIES_PER_USER", 10)
+GAMES_INVITE_TRIES_PER_ADDRESS = env_int("GAMES_INVITE_TRIES_PER_ADDRESS", 30)
+GAMES_INVITE_TRIES_WINDOW_SECONDS = env_int("GAMES_INVITE_TRIES_WINDOW_SECONDS", 600)
 # Under `make run` no Celery beat runs: a thread in the web process sweeps instead.
 GAMES_INPROCESS_SWEEPER = env_bool("GAMES_INPROCESS_SWEEPER", False)
 GAMES_SWEEP_SECONDS = float(os.environ.get("GAMES_SWEEP_SECONDS", "1"))
