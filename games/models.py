@@ -166,6 +166,13 @@ class Room(models.Model):
         rule_set_error = self._rule_set_error()
         if rule_set_error:
             errors["rule_set"] = rule_set_error
+        elif self.is_coins and fee and self.rule_set_id:
+            percent = self.rule_set.as_rule_set().winner_fee_percent
+            if percent:
+                # classic (RULES §9): the fee is a percent of each winner's gain instead.
+                errors["fee"] = gettext(
+                    "这套规则的系统回收是每位赢家所得的 %(percent)d%%，不收每人每局的固定回收："
+                    "系统回收 A 须为 0。") % {"percent": percent}
         if self._kind_changes_during_a_game():
             # A running game settles by the room's kind: coins with no frozen stakes
             # (RULES §8) could never be settled.

@@ -46,16 +46,18 @@ def seat_fees(*, result: dict, terms: dict, rules: RuleSet,
 
 def level_report(rules: RuleSet, deal: dict, players: Sequence) -> dict:
     """classic's 等级倍率 as the deal wrote it (RULES §9): the multiplier, and the seat
-    (by ``players``, the seats at the end) whose fewest points set it, with its title
-    on the rule set's ladder then. Empty for a rule set without a ladder."""
+    (by ``players``, the seats at the end) whose fewest points set it, with its rung
+    and title on the rule set's ladder then. Empty for a rule set without a ladder."""
     if not rules.has_level_multiplier:
         return {}
     report = {"level_multiplier": deal.get("level_multiplier", 1)}
     balances = deal.get("points")
     if balances:
         fewest = min(range(len(balances)), key=balances.__getitem__)
+        rung = ladder_rung(rules, balances[fewest])
         report["level_seat"] = list(players).index(deal["players"][fewest])
-        report["level_title"] = rules.level_ladder[ladder_rung(rules, balances[fewest])][0]
+        report["level_rung"] = rung + 1  # counted from 1, as the table's levels are
+        report["level_title"] = rules.level_ladder[rung][0]
     return report
 
 

@@ -77,3 +77,33 @@ def test_admin_saves_a_valid_config(admin_client):
 
     assert response.status_code == 302
     assert RuleSetConfig.objects.get(name="x").as_rule_set().max_stars == 10
+
+
+@pytest.mark.django_db
+def test_admin_refuses_a_classic_ladder_out_of_order_saying_which_rung(admin_client):
+    config = PRESETS["classic"].to_dict()
+    config.update(name="mine", level_ladder=[["流浪汉", 0, 1], ["短工", 100, 2],
+                                             ["长工", 50, 2]])
+    response = admin_client.post(
+        reverse("admin:games_rulesetconfig_add"),
+        {"name": "mine", "label": "我的", "config": json.dumps(config, ensure_ascii=False)})
+
+    assert response.status_code == 200
+    assert "level_ladder row 3: 长工 must need more points than 短工 (100)" in \
+        response.content.decode()
+    assert not RuleSetConfig.objects.exists()
+
+
+@pytest.mark.django_db
+def test_admin_saves_an_operators_classic_with_its_own_fee_and_ladder(admin_client):
+    config = PRESETS["classic"].to_dict()
+    config.update(name="mine", winner_fee_percent=5, coin_multiplier_cap=8,
+                  level_ladder=[["新手", 0, 1], ["高手", 5000, 4]])
+    response = admin_client.post(
+        reverse("admin:games_rulesetconfig_add"),
+        {"name": "mine", "label": "我的", "config": json.dumps(config, ensure_ascii=False)})
+
+    assert response.status_code == 302
+    rules = RuleSetConfig.objects.get(name="mine").as_rule_set()
+    assert (rules.winner_fee_percent, rules.coin_multiplier_cap) == (5, 8)
+    assert rules.level_ladder == (("新手", 0, 1), ("高手", 5000, 4))

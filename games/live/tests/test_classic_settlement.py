@@ -10,6 +10,8 @@ code under test."""
 import uuid
 
 import pytest
+from django.urls import reverse
+from django.utils import translation
 
 from accounts.models import User
 from games.live.seating import room_quick_join
@@ -92,7 +94,7 @@ def game_events(record: GameRecord) -> list[dict]:
                 .values_list("data", flat=True))
 
 
-def test_a_classic_coin_game_settles_to_the_ledger_as_computed_by_hand():
+def test_a_classic_coin_game_settles_to_the_ledger_as_computed_by_hand(client):
     n = 150
     room = make_coin_room(rule_set="classic", coefficient=n, fee=0, min_coins=1000,
                           max_loss=20_000)
@@ -145,8 +147,14 @@ def test_a_classic_coin_game_settles_to_the_ledger_as_computed_by_hand():
     assert system_account(SystemAccount.HOUSE, Currency.COIN).balance == 0
     assert (report["level_multiplier"], report["coin_multiplier"], report["fee_percent"]) \
         == (LEVEL, 5, 10)
-    assert report["level_title"] == "巡抚" and by_seat[report["level_seat"]] == "bob"
+    assert (report["level_title"], report["level_rung"]) == ("巡抚", 17)
+    assert by_seat[report["level_seat"]] == "bob"
     assert ledger_violations() == []
+    # A winner's coins statement shows the fee they paid on the settlement's line.
+    client.force_login(people[by_seat[winners[0]]])
+    with translation.override("zh-hans"):
+        page = client.get(reverse("my-coins"), HTTP_ACCEPT_LANGUAGE="zh-hans")
+    assert f"含系统回收 {fee}" in page.content.decode()
 
 
 @pytest.mark.parametrize("kind", ["points", "coins"])
