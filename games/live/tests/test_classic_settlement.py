@@ -15,7 +15,7 @@ from django.utils import translation
 
 from accounts.models import User
 from games.live.seating import room_quick_join
-from games.models import GameEvent, GameRecord, Table
+from games.models import GameEvent, GameRecord, RuleSetConfig, Table
 from games.testing import live_helpers
 from games.testing.live_helpers import (
     connect_all,
@@ -214,3 +214,34 @@ def test_a_classic_escape_costs_twice_a_double_kou_at_the_current_multipliers(ki
     assert ledger_violations() == []
     # The next game there is led by a random player, not the escape's "first out".
     assert Table.objects.get(pk=table_id).last_result["escaped"] is True
+
+
+def test_an_operators_edited_classic_settles_by_what_it_says():
+    # The operator's classic: a ladder of two rungs (every seat here reaches ×4), coins
+    # capped at ×6, 系统回收 20 % of each winner's gain.
+    room = make_coin_room(rule_set="classic", coefficient=N, fee=0, min_coins=1000,
+                          max_loss=20_000)
+    config = RuleSetConfig.objects.get(name="classic")
+    config.config = {**config.config, "level_ladder": [["新手", 0, 1], ["老手", 100_000, 4]],
+                     "coin_multiplier_cap": 6, "winner_fee_percent": 20}
+    config.full_clean()
+    config.save()
+    people = players({})
+    record, _ = play_four(room, people)
+
+    events = game_events(record)
+    assert events[0]["level_multiplier"] == 4
+    result = record.result
+    bombs = bomb_factor(events)
+    place = {seat: index for index, seat in enumerate(result["finish"])}
+    base = [BASE[result["kou"]][place[seat]] for seat in range(4)]
+    assert record.settlement["points"] == [value * bombs * 4 for value in base]
+    coin_multiplier = min(bombs * 4, 6)
+    paid = sum(-value * coin_multiplier * N for value in base if value < 0)
+    share = paid // 2
+    fee = share * 20 // 100
+    assert record.settlement["coins"] == [
+        share - fee if value > 0 else value * coin_multiplier * N for value in base]
+    assert [line["fee"] for line in record.settlement["report"]["seats"]] == [
+        fee if value > 0 else 0 for value in base]
+    assert ledger_violations() == []
