@@ -1,9 +1,9 @@
 """Level titles in the reader's language.
 
 The ladder is data (accounts.Level, seeded from RULES §7 by migration 0003, editable in
-admin), so its titles are stored in Simplified Chinese. The shipped titles are marked
-here for the catalogs and translated when shown; a title an operator typed in admin has
-no translation and is shown as typed.
+admin; and a rule set's own ladder, classic's, RULES §9), so its titles are stored in
+Simplified Chinese. The shipped titles are marked here for the catalogs and translated
+when shown; a title an operator typed in admin has no translation and is shown as typed.
 """
 
 from __future__ import annotations
@@ -17,6 +17,9 @@ SHIPPED_TITLES = [
     gettext_noop("小财主"), gettext_noop("大财主"), gettext_noop("小地主"),
     gettext_noop("大地主"), gettext_noop("知县"), gettext_noop("通判"), gettext_noop("知府"),
     gettext_noop("总督"), gettext_noop("巡抚"), gettext_noop("丞相"), gettext_noop("帝王"),
+    # classic's own ladder (RULES §9, a rule set's level_ladder; games.ladders) adds these.
+    gettext_noop("流浪汉"), gettext_noop("财主"), gettext_noop("地主"), gettext_noop("知州"),
+    gettext_noop("皇帝"),
 ]
 _SHIPPED = frozenset(SHIPPED_TITLES)
 

@@ -42,6 +42,21 @@ class RuleSetConfig(models.Model):
                 "规则配置中的 name “%(config_name)s” 必须与名称 “%(name)s” 一致。")
                 % {"config_name": rule_set.name, "name": self.name}})
         self._check_seats(rule_set.players)
+        self._check_fees(rule_set.winner_fee_percent)
+
+    def _check_fees(self, percent: int) -> None:
+        """A rule set whose 系统回收 is a percent of each winner's gain (classic, RULES §9)
+        charges no flat A: refuse it while coin rooms using it still say they do (Room.clean
+        checks the same from the room's side)."""
+        if self.pk is None or not percent:
+            return
+        rooms = list(Room.objects.filter(rule_set_id=self.pk, kind=Room.Kind.COINS, fee__gt=0)
+                     .order_by("pk").values_list("name", flat=True))
+        if rooms:
+            raise ValidationError({"config": gettext(
+                "使用此规则的金币场（%(rooms)s）设有系统回收 A；这套规则按每位赢家所得的 "
+                "%(percent)d%% 收取，请先把这些房间的 A 改为 0。")
+                % {"rooms": "、".join(rooms), "percent": percent}})
 
     def _check_seats(self, players: int) -> None:
         """A table has one seat per player: the rule set of rooms that have tables keeps
@@ -166,6 +181,13 @@ class Room(models.Model):
         rule_set_error = self._rule_set_error()
         if rule_set_error:
             errors["rule_set"] = rule_set_error
+        elif self.is_coins and fee and self.rule_set_id:
+            percent = self.rule_set.as_rule_set().winner_fee_percent
+            if percent:
+                # classic (RULES §9): the fee is a percent of each winner's gain instead.
+                errors["fee"] = gettext(
+                    "这套规则的系统回收是每位赢家所得的 %(percent)d%%，不收每人每局的固定回收："
+                    "系统回收 A 须为 0。") % {"percent": percent}
         if self._kind_changes_during_a_game():
             # A running game settles by the room's kind: coins with no frozen stakes
             # (RULES §8) could never be settled.

@@ -17,6 +17,14 @@ def user_balances(user: User) -> dict[str, int]:
     return dict(Account.objects.filter(user=user).values_list("currency", "balance"))
 
 
+def point_balances(user_ids: list[int]) -> list[int]:
+    """Each of ``user_ids``'s point balance, in their order (0 without an account), in
+    one query: a classic deal's 等级倍率 reads the four seats' (RULES §9)."""
+    balances = dict(Account.objects.filter(user_id__in=user_ids, currency=Currency.POINT)
+                    .values_list("user_id", "balance"))
+    return [balances.get(user_id, 0) for user_id in user_ids]
+
+
 def user_entries(user: User, *, currency: str | None = None,
                  kind: str | None = None) -> QuerySet[Leg]:
     """The user's own legs, newest first, with their transactions; only the legs of

@@ -20,7 +20,7 @@ from accounts.models import User
 
 from . import sql
 from .models import MAY_GO_NEGATIVE, Account, Currency, Hold, Kind, SystemAccount, Transaction
-from .settlement import plan_coins, plan_points
+from .settlement import CoinRules, Escape, plan_game_coins, plan_points
 
 
 class LedgerError(ValueError):
@@ -337,20 +337,16 @@ def _resolve(holds: Sequence[Hold], status: str, posted: Transaction) -> None:
 
 # --- settlement ----------------------------------------------------------------------------
 
-@dataclass(frozen=True)
-class Escape:
-    seat: int
-    penalty_units: int
-    compensation_percent: int = 70
-
-
 def settle_game(*, game_key: str, players: Sequence[User], scores: Sequence[int],
                 stake_unit: int = 1, coins: bool = False, coefficient: int = 0, fee: int = 0,
-                escape: Escape | None = None) -> Transaction | None:
+                escape: Escape | None = None, coin_scores: Sequence[int] | None = None,
+                coin_rules: CoinRules | None = None) -> Transaction | None:
     """Settle one game exactly once (key ``settle:<game_key>``): points by score ×
     stake unit, and in coin rooms coins by score × N − A from the frozen holds
     (RULES §7–§8). For an escape, ``scores`` are the contributions only and the
-    penalty is charged and shared as §10 says. Every hold of the game is resolved
+    penalty is charged and shared as §10 says. ``coin_scores`` are the scores coins
+    follow where they differ (classic's capped multiplier); ``coin_rules``, where
+    given, replace the flat ``fee`` (RULES §9). Every hold of the game is resolved
     in the same transaction. Returns None when nothing moves (no holds, all zero)."""
     key = f"settle:{game_key}"
     if len(players) != len(scores):
@@ -380,7 +376,8 @@ def settle_game(*, game_key: str, players: Sequence[User], scores: Sequence[int]
                 for user, delta in zip(players, point_deltas)]
         legs.append(LegSpec(accounts[(SystemAccount.HOUSE, Currency.POINT)], point_house))
         if coins:
-            legs += _coin_legs(players, scores, holds, accounts, coefficient, fee, escape)
+            legs += _coin_legs(players, scores if coin_scores is None else coin_scores, holds,
+                               accounts, coefficient, coin_rules or CoinRules(fee=fee), escape)
         elif holds:
             raise LedgerError(_("只结算积分的对局却冻结了金币"))
         if not any(leg.amount for leg in legs):
@@ -405,7 +402,7 @@ def _same_points_or_raise(existing: Transaction, players: Sequence[User],
 
 
 def _coin_legs(players: Sequence[User], scores: Sequence[int], holds: dict[int, Hold],
-               accounts: dict, coefficient: int, fee: int,
+               accounts: dict, coefficient: int, rules: CoinRules,
                escape: Escape | None) -> list[LegSpec]:
     missing = [str(user) for user in players if user.pk not in holds]
     if missing:
@@ -417,11 +414,8 @@ def _coin_legs(players: Sequence[User], scores: Sequence[int], holds: dict[int, 
         raise LedgerError(_("有不是本局玩家的人为本局冻结了金币"))
     if any(hold.status != Hold.Status.PENDING for hold in holds.values()):
         raise LedgerError(_("本局已有一笔冻结了结过"))
-    plan = plan_coins(
-        scores, [holds[user.pk].amount for user in players], coefficient, fee,
-        escaper=escape.seat if escape else None,
-        penalty_units=escape.penalty_units if escape else 0,
-        compensation_percent=escape.compensation_percent if escape else 70)
+    plan = plan_game_coins(scores, [holds[user.pk].amount for user in players], coefficient,
+                           rules, escape)
     escrow = accounts[(SystemAccount.ESCROW, Currency.COIN)]
     legs = []
     for user, net in zip(players, plan.net):

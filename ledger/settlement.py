@@ -7,6 +7,11 @@ shrink pro rata, so the house never pays for a capped loss; any part of the
 score table that is not zero-sum is paid by, or to, the house. An escaper also
 pays the penalty (after the fee, before other losses); 70 % of the penalty paid
 is shared equally by the other players and the rest goes to 系统回收.
+
+classic's coin rooms (RULES §9) settle otherwise, by two switches: ``winners_share``
+(the winners share equally all that the losers paid, so the house neither pays nor
+takes anything; what does not divide evenly goes to 系统回收) and ``fee_percent``
+(each winner pays that percent of their gain, rounded down, instead of a flat A).
 """
 
 from __future__ import annotations
@@ -29,9 +34,13 @@ class CoinPlan:
 
 def plan_coins(scores: Sequence[int], holds: Sequence[int], coefficient: int, fee: int, *,
                escaper: int | None = None, penalty_units: int = 0,
-               compensation_percent: int = 70) -> CoinPlan:
+               compensation_percent: int = 70, fee_percent: int = 0,
+               winners_share: bool = False) -> CoinPlan:
     """Split a game's coins. ``scores`` are the game's scores in units (for an escape,
-    without the penalty: contributions only); ``holds`` the coins frozen per seat."""
+    without the penalty: contributions only); ``holds`` the coins frozen per seat;
+    ``fee`` the flat A of each player, ``fee_percent`` the percent of each winner's
+    gain (classic); ``winners_share``: the winners share equally what the losers paid
+    (classic) rather than each gaining score × N."""
     seats = range(len(scores))
     raw = [score * coefficient for score in scores]
     room = list(holds)  # what each seat can still pay out of its frozen coins
@@ -60,20 +69,74 @@ def plan_coins(scores: Sequence[int], holds: Sequence[int], coefficient: int, fe
             room[seat] -= paid[seat]
             shortfall += -raw[seat] - paid[seat]
 
-    gains = _shrink([max(0, value) for value in raw], shortfall)
+    undivided = 0
+    if winners_share:
+        gains, undivided = _share_equally(paid, [value > 0 for value in raw])
+    else:
+        gains = _shrink([max(0, value) for value in raw], shortfall)
     net = [0] * len(scores)
     for seat in seats:
         if raw[seat] > 0:
             # A winner pays the fee out of the gain (or the frozen coins if the gain is small).
             # What is left of the hold, not the hold: an escaper's penalty may have taken
             # it already, and the loss stays capped at what was frozen (RULES §8).
-            fees[seat] = min(fee, gains[seat] + room[seat])
+            # A percent of the gain is rounded down: the fraction stays with the winner.
+            fees[seat] = min(fee, gains[seat] + room[seat]) + gains[seat] * fee_percent // 100
         net[seat] = gains[seat] - paid[seat] - fees[seat] + compensation[seat]
         if escaper == seat:
             net[seat] -= penalty_paid
-    fee_total = sum(fees) + penalty_paid - sum(compensation)
+    fee_total = sum(fees) + penalty_paid - sum(compensation) + undivided
     house = -(sum(net) + fee_total)
     return CoinPlan(net, fee_total, house, compensation, penalty_paid, fees)
+
+
+@dataclass(frozen=True)
+class Escape:
+    """An end_game escape (RULES §10): the escaper's seat, the penalty in units and the
+    percent of what is paid shared by the others."""
+
+    seat: int
+    penalty_units: int
+    compensation_percent: int = 70
+    # The penalty in coins' units where they differ from points' (classic's cap, RULES
+    # §9); None: the same.
+    coin_penalty_units: int | None = None
+
+
+@dataclass(frozen=True)
+class CoinRules:
+    """How a coin room's game splits its coins, beyond score × N: ``fee`` the flat A of
+    each player, ``fee_percent`` of each winner's gain instead (classic),
+    ``winners_share`` the winners sharing what the losers paid (classic)."""
+
+    fee: int = 0
+    fee_percent: int = 0
+    winners_share: bool = False
+
+
+def plan_game_coins(scores: Sequence[int], holds: Sequence[int], coefficient: int,
+                    rules: CoinRules, escape: Escape | None = None) -> CoinPlan:
+    """:func:`plan_coins` for a game's coin rules and escape: what a settlement posts,
+    and what its report and the escapes' admin recompute."""
+    penalty_units = 0
+    if escape is not None:
+        penalty_units = escape.penalty_units if escape.coin_penalty_units is None \
+            else escape.coin_penalty_units
+    return plan_coins(scores, holds, coefficient, rules.fee,
+                      escaper=escape.seat if escape else None, penalty_units=penalty_units,
+                      compensation_percent=escape.compensation_percent if escape else 70,
+                      fee_percent=rules.fee_percent, winners_share=rules.winners_share)
+
+
+def _share_equally(paid: list[int], winners: list[bool]) -> tuple[list[int], int]:
+    """All that was paid, in equal whole shares to the winners (classic, RULES §9), and
+    what does not divide evenly (fewer coins than winners), which goes to 系统回收."""
+    count = sum(winners)
+    total = sum(paid)
+    if not count:
+        return [0] * len(paid), 0
+    share = total // count
+    return [share if winner else 0 for winner in winners], total - share * count
 
 
 def _shrink(gains: list[int], shortfall: int) -> list[int]:

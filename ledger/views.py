@@ -71,7 +71,7 @@ class EntryRow:
     game_id: int | None
     game_key: str
     game_url: str | None
-    fee: int | None  # the room's 系统回收 A, on coin settlements when the room is known
+    fee: int | None  # the 系统回收 the player paid, on coin settlements when the game is known
     frozen: bool  # a freeze whose hold is still pending: its game is running (金币冻结)
     memo: str
     reverses_id: int | None
@@ -122,8 +122,8 @@ def _rows(legs: Iterable[Leg], currency: str, user_id: int) -> list[EntryRow]:
     pending = {hold.freeze_id for hold in pending_holds(user_id)} \
         if currency == Currency.COIN else set()
     game_ids = {leg.pk: _game_id(leg.transaction.game_key) for leg in legs}
-    fees = _room_fees({game_id for game_id in game_ids.values() if game_id is not None}) \
-        if currency == Currency.COIN else {}
+    fees = _fees_paid({game_id for game_id in game_ids.values() if game_id is not None},
+                      user_id) if currency == Currency.COIN else {}
     rows = []
     for leg in legs:
         posted = leg.transaction
@@ -148,19 +148,30 @@ def _game_id(game_key: str) -> int | None:
     return int(match.group(1)) if match else None
 
 
-def _room_fees(game_ids: set[int]) -> dict[int, int]:
-    """The 系统回收 A of each game's room, for coin rooms that charge one. The fee is
-    part of the settlement (RULES §7: score × N − A); the ledger stores only the
-    total a settlement sent to 系统回收, so the per-player figure comes from the room.
-    A player whose frozen coins could not cover it paid less (RULES §8)."""
+def _fees_paid(game_ids: set[int], user_id: int) -> dict[int, int]:
+    """The 系统回收 the user paid in each game of coin rooms that charge one (RULES §7:
+    score × N − A; classic, §9: a percent of each winner's gain). The ledger stores only
+    the total a settlement sent to 系统回收; the player's own figure is the one the
+    settlement's report itemised (games.settlement.report), which is less than A where
+    the frozen coins could not cover it. A game settled before reports had it shows
+    the room's A."""
     if not game_ids:
         return {}
     try:
         games = apps.get_model("games", "GameRecord")
     except LookupError:
         return {}
-    return {game_id: fee for game_id, kind, fee in games.objects.filter(pk__in=game_ids)
-            .values_list("pk", "room__kind", "room__fee") if kind == "coins" and fee}
+    fees = {}
+    for game_id, kind, room_fee, players, seats in games.objects.filter(pk__in=game_ids) \
+            .values_list("pk", "room__kind", "room__fee", "players", "settlement__report__seats"):
+        if kind != "coins":
+            continue
+        fee = room_fee
+        if seats and user_id in players:
+            fee = seats[players.index(user_id)].get("fee", room_fee)
+        if fee:
+            fees[game_id] = fee
+    return fees
 
 
 def _chart(user) -> tuple[PointsChart | None, bool]:

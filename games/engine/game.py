@@ -32,6 +32,7 @@ from .scoring import (
     BombRecord,
     Result,
     bomb_record,
+    level_multiplier,
     score_escape,
     score_places,
     score_tcy,
@@ -77,6 +78,7 @@ class Game:
         self.coins = False
         self.auto_pass = True
         self.escape_mode = "end_game"
+        self.level_multiplier = 1
         self.status = "dealt"
         self.revealed: dict | None = None
         self.swapped: list[int] | None = None
@@ -99,10 +101,14 @@ class Game:
     @classmethod
     def deal(cls, rules: RuleSet, players: list[Any], seed: int | str,
              previous: dict | None = None, *, stake: int = 1, coins: bool = False,
-             escape_mode: str | None = None) -> Game:
+             escape_mode: str | None = None, points: list[int] | None = None) -> Game:
         """Shuffle with ``seed``, deal 27 each and settle the first lead by the rule
         set's rule (RULES §2, §9). ``previous`` is the last game at this table:
-        ``{"first_out": player, "kou": "double" | "single" | "draw"}``."""
+        ``{"first_out": player, "kou": "double" | "single" | "draw" | "escape",
+        "escaped": bool}``. ``points`` are the players' point balances now, for a rule
+        set with a level ladder (classic's 等级倍率): they and the multiplier they give
+        are written into the deal, so the game scores by them whatever happens to the
+        balances later (a replay and a re-settlement give the same)."""
         if len(players) != rules.players or len(set(map(str, players))) != len(players):
             raise GameError("wrong_players", rules=rules.name, players=rules.players)
         rng = random.Random(f"{seed}")
@@ -110,9 +116,15 @@ class Game:
         rng.shuffle(deck)
         hands = [deck[seat * HAND_SIZE:(seat + 1) * HAND_SIZE] for seat in range(rules.players)]
         game = cls()
-        game._emit({"type": "deal", "rules": rules.to_dict(), "players": list(players),
-                    "hands": hands, "seed": seed, "stake": stake, "coins": coins,
-                    "auto_pass": rules.auto_pass, "escape_mode": escape_mode or rules.escape_mode})
+        deal = {"type": "deal", "rules": rules.to_dict(), "players": list(players),
+                "hands": hands, "seed": seed, "stake": stake, "coins": coins,
+                "auto_pass": rules.auto_pass, "escape_mode": escape_mode or rules.escape_mode}
+        if points is not None and rules.has_level_multiplier:
+            if len(points) != len(players) or not all(
+                    isinstance(value, int) and not isinstance(value, bool) for value in points):
+                raise ValueError(f"points must be one whole number per player: {points!r}")
+            deal.update(points=list(points), level_multiplier=level_multiplier(rules, points))
+        game._emit(deal)
         game._first_lead(rng, previous)
         return game
 
@@ -173,7 +185,13 @@ class Game:
             self._emit({"type": "first_lead", "seat": winner_seat, "reason": "previous_first_out"})
         elif rule == "random_then_winner" and winner_seat is not None:
             self._emit({"type": "first_lead", "seat": winner_seat, "reason": "previous_first_out"})
-        elif rule in ("random_card", "random_then_winner"):
+        elif rule == "random_after_double" and winner_seat is not None \
+                and previous.get("kou") not in ("double", "escape") \
+                and not previous.get("escaped"):
+            # classic (RULES §9): the last game's first out, unless it ended in a 双扣
+            # or someone escaped from it; then a random player, as in the first game.
+            self._emit({"type": "first_lead", "seat": winner_seat, "reason": "previous_first_out"})
+        elif rule in ("random_card", "random_then_winner", "random_after_double"):
             code = dealt[rng.randrange(len(dealt))]
             self._emit({"type": "first_lead", "seat": self._holder(code), "reason": "random_card",
                         "card": code})
@@ -298,7 +316,8 @@ class Game:
         self._emit({"type": "escape", "seat": seat, "mode": self.escape_mode})
         if self.escape_mode == "end_game":
             result = score_escape(self.rules, seat, self._finish_now(), self.bombs,
-                                  self.rules.players, self.stake, self.coins)
+                                  self.rules.players, self.stake, self.coins,
+                                  level_multiplier=self.level_multiplier)
             self._emit({"type": "end", "result": result.to_dict()})
         elif not self.trustee[seat]:
             self._emit({"type": "trustee", "seat": seat, "on": True, "reason": "escape"})
@@ -391,7 +410,7 @@ class Game:
             winner = finish[0]
             return score_tcy(self.rules, winner, sum(self.counts[1 - winner]), self.bombs,
                              self.stake, self.coins)
-        return score_places(self.rules, finish, self.bombs)
+        return score_places(self.rules, finish, self.bombs, self.level_multiplier)
 
     # --- events: write and fold --------------------------------------------------------
 
@@ -414,6 +433,8 @@ class Game:
         self.coins = event["coins"]
         self.auto_pass = event["auto_pass"]
         self.escape_mode = event["escape_mode"]
+        # Written at the deal (classic's 等级倍率); absent: ×1.
+        self.level_multiplier = event.get("level_multiplier", 1)
         seats = len(self.hands)
         self.trustee = [False] * seats
         self.timeouts = [0] * seats

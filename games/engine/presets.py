@@ -46,6 +46,12 @@ _QQ = {
     "escape_mode": "end_game",
     "escape_penalty_units": 12,
     "escape_compensation_percent": 70,
+    "multiplier_from": "winners",
+    "level_ladder": [],
+    "coin_multiplier_cap": 0,
+    "coin_split": "by_score",
+    "winner_fee_percent": 0,
+    "escape_penalty_multiplied": False,
 }
 
 _TCY = {
@@ -78,13 +84,35 @@ _CLASSIC = {
     "three_joker_bomb": False,
     "heavenly_bomb": "top_of_all",
     "bomb_order": "cards",
-    "first_lead": "random_then_winner",
-    "base_draw": [0, 0, 0, 0],
+    # A random player in the first game, after a 双扣 and after an escape; else the
+    # last game's first out (seats fixed).
+    "first_lead": "random_after_double",
+    "base_draw": [1, 0, 0, 1],  # 平扣第一、四名玩家得一半底分
     "multiplier_by": "cards",
     "multipliers": [[5, 2], [6, 3], [7, 4], [8, 5]],
-    "heavenly_multiplier": 4,
+    "heavenly_multiplier": 5,
+    # 按照最高倍率计算，不可累加: the largest bomb of the game, whoever played it.
+    "multiplier_from": "anyone",
     "contributions": "none",
     "bomb_contributions": [],
+    # 等级倍率 (RULES §9): the seated player with the fewest points sets it.
+    "level_ladder": [
+        ["流浪汉", 0, 1],
+        ["短工", 100, 2], ["长工", 200, 2], ["佃户", 300, 2],
+        ["贫农", 500, 3], ["渔夫", 1000, 3], ["猎人", 2000, 3],
+        ["中农", 4000, 4],
+        ["富农", 7000, 5], ["商人", 11000, 5], ["财主", 16000, 5], ["地主", 22000, 5],
+        ["知县", 30000, 5],
+        ["通判", 45000, 6], ["知州", 70000, 6], ["知府", 100000, 6],
+        ["巡抚", 150000, 7], ["总督", 250000, 7],
+        ["丞相", 500000, 8], ["皇帝", 1000000, 8],
+    ],
+    "coin_multiplier_cap": 5,
+    "coin_split": "winners_share",
+    "winner_fee_percent": 10,
+    # Twice a 双扣 at the current multipliers: 4 units × bomb × level.
+    "escape_penalty_units": 4,
+    "escape_penalty_multiplied": True,
 }
 
 PRESET_DATA: dict[str, dict] = {data["name"]: data for data in (_QQ, _TCY, _JINYOU, _CLASSIC)}

@@ -17,7 +17,7 @@ from .moves import legal_moves
 from .patterns import Reading, best_beating, classify
 from .presets import DEFAULT_RULESET, PRESETS
 from .rulesets import RuleSet, RuleSetError
-from .scoring import bomb_record, score_places, score_tcy
+from .scoring import bomb_record, level_multiplier, score_places, score_tcy
 
 
 class RequestError(ValueError):
@@ -129,9 +129,25 @@ def _score(request: dict, rules: RuleSet) -> dict:
         result = score_tcy(rules, finish[0], cards_left, bombs, _whole(request, "stake", 1),
                            bool(request.get("coins", False)))
     else:
-        result = score_places(rules, finish, bombs)
-    return {"kou": result.kou, "multiplier": result.multiplier, "scores": result.scores,
-            "contributions": result.contributions}
+        result = score_places(rules, finish, bombs, level_multiplier(rules, _points(request,
+                                                                                   rules)))
+    reply = {"kou": result.kou, "multiplier": result.multiplier, "scores": result.scores,
+             "contributions": result.contributions}
+    if rules.has_level_multiplier:
+        reply["level_multiplier"] = result.level_multiplier
+    return reply
+
+
+def _points(request: dict, rules: RuleSet) -> list[int] | None:
+    """The seats' point balances for the 等级倍率 (RULES §9, §11); None when absent.
+    Checked whatever the rule set (a rule set without a ladder multiplies by 1)."""
+    points = request.get("points")
+    if points is None:
+        return None
+    if not isinstance(points, list) or len(points) != rules.players or any(
+            isinstance(value, bool) or not isinstance(value, int) for value in points):
+        raise RequestError(f"'points' must list {rules.players} whole numbers, one per seat")
+    return points
 
 
 def _whole(request: dict, key: str, default: int) -> int:

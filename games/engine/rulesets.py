@@ -3,6 +3,10 @@
 A :class:`RuleSet` is immutable and validated. Operators edit rule sets as JSON
 in admin, so :meth:`RuleSet.from_dict` refuses any bad value with a message that
 names the field; :meth:`RuleSet.to_dict` gives back the same JSON.
+
+Fields added after the first rule sets were stored (:data:`LATER_FIELDS`) may be
+absent: they then take the value that behaves as before they existed, so rule sets
+saved in admin and the rules logged in old games' deals still read.
 """
 
 from __future__ import annotations
@@ -23,11 +27,22 @@ Steps = tuple[tuple[int, int], ...]
 
 HEAVENLY_PLACES = ("top_of_seven", "bottom_of_seven", "top_of_all")
 BOMB_ORDERS = ("stars", "cards")
-FIRST_LEADS = ("reveal_every_game", "random_card", "reveal_after_double", "random_then_winner")
+# random_then_winner: a random player first, then the last game's first out;
+# random_after_double: the same, but a random player again after a 双扣 or an escape.
+FIRST_LEADS = ("reveal_every_game", "random_card", "reveal_after_double", "random_then_winner",
+               "random_after_double")
 RESULT_MODES = ("places", "cards_left")
 MULTIPLIER_BASES = ("stars", "cards")
 CONTRIBUTION_MODES = ("per_bomb", "per_game_pairwise", "none")
 ESCAPE_MODES = ("end_game", "auto_play")
+# Whose bombs set the multiplier: the winning team's (qq) or anyone's (classic).
+MULTIPLIER_FROM = ("winners", "anyone")
+# How coins move: by each score × N (RULES §7), or the winners share equally what the
+# losers pay (classic, RULES §9).
+COIN_SPLITS = ("by_score", "winners_share")
+
+# A rung of a level ladder: (title, points needed, level multiplier).
+Rung = tuple[str, int, int]
 
 
 @dataclass(frozen=True, slots=True)
@@ -78,6 +93,20 @@ class RuleSet:
     escape_mode: str
     escape_penalty_units: int
     escape_compensation_percent: int
+    # --- classic's details (RULES §9); see LATER_FIELDS for their defaults.
+    multiplier_from: str = "winners"
+    # 等级倍率: the score is also × the factor of the rung reached by the seated player
+    # with the fewest points; rows in increasing order of points. Empty: none (×1).
+    level_ladder: tuple[Rung, ...] = ()
+    # Coin rooms: the combined multiplier counts at most this much for coins (0: no cap).
+    coin_multiplier_cap: int = 0
+    coin_split: str = "by_score"
+    # Coin rooms: 0 charges the room's flat fee A to each player (RULES §7); above 0
+    # the fee is this percent of each winner's gain instead, and A is not charged.
+    winner_fee_percent: int = 0
+    # The end_game escape penalty is × the multipliers reached so far (classic: twice a
+    # 双扣 at the current multipliers), not a flat number of units.
+    escape_penalty_multiplied: bool = False
 
     @classmethod
     def from_dict(cls, data: Any) -> RuleSet:
@@ -91,7 +120,8 @@ class RuleSet:
         for name in (spec.name for spec in fields(cls)):
             if name in data:
                 values[name] = _FIELD_CHECKS[name](name, data[name])
-        missing = [spec.name for spec in fields(cls) if spec.name not in data]
+        missing = [spec.name for spec in fields(cls)
+                   if spec.name not in data and spec.name not in LATER_FIELDS]
         if missing:
             raise RuleSetError(f"missing field {missing[0]!r}")
         rule_set = cls(**values)
@@ -126,6 +156,14 @@ class RuleSet:
             raise RuleSetError("result_by must be 'cards_left' for two players")
         if self.players == 4 and self.result_by != "places":
             raise RuleSetError("result_by must be 'places' for four players")
+        if self.level_ladder and self.players != 4:
+            raise RuleSetError("level_ladder is for four players (two use stakes_points)")
+        if self.coin_split == "winners_share" and self.players != 4:
+            raise RuleSetError("coin_split 'winners_share' is for four players")
+
+    @property
+    def has_level_multiplier(self) -> bool:
+        return bool(self.level_ladder)
 
 
 def _to_json(value: Any) -> Any:
@@ -206,6 +244,41 @@ def _steps(width: int, high: int) -> Callable[[str, Any], tuple]:
     return check
 
 
+def _ladder(name: str, value: Any) -> tuple[Rung, ...]:
+    """Rows [title, points needed, multiplier]: titles distinct, 1–20 characters;
+    points strictly increasing; multipliers 1–1000 (RULES §9, 等级倍率)."""
+    shape = (f"{name} must be a list of rows [title, points needed, multiplier]: a title of "
+             f"1–20 characters, a whole number of points and a multiplier from 1 to 1000")
+    if not isinstance(value, list):
+        raise RuleSetError(shape)
+    rungs = []
+    for index, row in enumerate(value):
+        if not isinstance(row, list) or len(row) != 3:
+            raise RuleSetError(f"{shape} (row {index + 1} is not)")
+        title, needed, factor = row
+        if not isinstance(title, str) or not 1 <= len(title.strip()) <= 20 \
+                or title != title.strip():
+            raise RuleSetError(f"{name} row {index + 1}: the title must be 1–20 characters")
+        if isinstance(needed, bool) or not isinstance(needed, int) or not -BIG <= needed <= BIG:
+            raise RuleSetError(
+                f"{name} row {index + 1}: the points needed must be a whole number "
+                f"from {-BIG} to {BIG}")
+        if isinstance(factor, bool) or not isinstance(factor, int) or not 1 <= factor <= 1000:
+            raise RuleSetError(
+                f"{name} row {index + 1}: the multiplier must be a whole number from 1 to 1000")
+        rungs.append((title, needed, factor))
+    for index in range(1, len(rungs)):
+        if rungs[index][1] <= rungs[index - 1][1]:
+            raise RuleSetError(
+                f"{name} row {index + 1}: {rungs[index][0]} must need more points than "
+                f"{rungs[index - 1][0]} ({rungs[index - 1][1]})")
+    titles = [rung[0] for rung in rungs]
+    if len(set(titles)) != len(titles):
+        twice = next(title for title in titles if titles.count(title) > 1)
+        raise RuleSetError(f"{name}: the title {twice!r} is used twice")
+    return tuple(rungs)
+
+
 def _players(name: str, value: Any) -> int:
     # A whole number, like every other count (RULES §9): 4.0 == 4 must not slip through.
     if isinstance(value, bool) or not isinstance(value, int) or value not in (2, 4):
@@ -249,4 +322,17 @@ _FIELD_CHECKS: dict[str, Callable[[str, Any], Any]] = {
     "escape_mode": _choice(ESCAPE_MODES),
     "escape_penalty_units": _int_in(0, 1000),
     "escape_compensation_percent": _int_in(0, 100),
+    "multiplier_from": _choice(MULTIPLIER_FROM),
+    "level_ladder": _ladder,
+    "coin_multiplier_cap": _int_in(0, 1024),
+    "coin_split": _choice(COIN_SPLITS),
+    "winner_fee_percent": _int_in(0, 100),
+    "escape_penalty_multiplied": _bool,
 }
+
+# Fields a stored rule set may lack (added later): absent, each behaves as before it
+# existed (the dataclass defaults above).
+LATER_FIELDS = frozenset({
+    "multiplier_from", "level_ladder", "coin_multiplier_cap", "coin_split",
+    "winner_fee_percent", "escape_penalty_multiplied",
+})

@@ -1,7 +1,9 @@
 """Scoring a finished game, in score units (RULES §6, §9 and §10).
 
 Coins and points (N, the fee A, caps) belong to the ledger; here a game's
-result is the base by place, the multiplier and the contributions.
+result is the base by place, the multiplier and the contributions. Where a rule set
+caps the multiplier for coins (classic, RULES §9) the result also carries the scores
+in coins' units (``coin_scores``, ``coin_penalty``), so the ledger needs no rules.
 """
 
 from __future__ import annotations
@@ -38,14 +40,28 @@ class Result:
     escaped: int | None = None
     penalty: int = 0  # units the escaper pays on top of contributions
     cards_left: int | None = None
+    # classic (RULES §9): the 等级倍率 inside ``multiplier`` (multiplier = bomb × level),
+    # and for coins, when the cap binds, the scores and penalty at the capped multiplier
+    # (None: as ``scores`` and ``penalty``).
+    level_multiplier: int = 1
+    coin_scores: list[int] | None = None
+    coin_penalty: int | None = None
 
     def to_dict(self) -> dict:
-        return {
+        data = {
             "kou": self.kou, "finish": self.finish, "multiplier": self.multiplier,
             "base": self.base, "contributions": self.contributions, "scores": self.scores,
             "winners": self.winners, "escaped": self.escaped, "penalty": self.penalty,
             "cards_left": self.cards_left,
         }
+        # Only where they say something: the other rule sets' results stay as they were.
+        if self.level_multiplier != 1:
+            data["level_multiplier"] = self.level_multiplier
+        if self.coin_scores is not None:
+            data["coin_scores"] = self.coin_scores
+        if self.coin_penalty is not None:
+            data["coin_penalty"] = self.coin_penalty
+        return data
 
     @classmethod
     def from_dict(cls, data: dict) -> Result:
@@ -70,23 +86,62 @@ def kou_of(finish: Sequence[int]) -> str:
     return DRAW
 
 
-def score_places(rules: RuleSet, finish: Sequence[int],
-                 bombs: Sequence[BombRecord]) -> Result:
-    """A four-player game by places: base × multiplier + contributions (RULES §6, §9)."""
+def score_places(rules: RuleSet, finish: Sequence[int], bombs: Sequence[BombRecord],
+                 level_multiplier: int = 1) -> Result:
+    """A four-player game by places: base × multiplier + contributions (RULES §6, §9),
+    the multiplier being the bombs' × the 等级倍率 (``level_multiplier``, classic)."""
     kou = kou_of(finish)
     table = {DOUBLE: rules.base_double, SINGLE: rules.base_single, DRAW: rules.base_draw}[kou]
     base = [0] * 4
     for place, seat in enumerate(finish):
         base[seat] = table[place]
     winning_team = finish[0] % 2
-    multiplier = max(
-        (bomb_multiplier(rules, bomb) for bomb in bombs if bomb.seat % 2 == winning_team),
-        default=1,
-    )
+    bombs_factor = game_bomb_multiplier(rules, bombs, winning_team)
+    multiplier = bombs_factor * level_multiplier
     contributions = bomb_contributions(rules, bombs, 4)
     scores = [base[seat] * multiplier + contributions[seat] for seat in range(4)]
     winners = [seat for seat in range(4) if seat % 2 == winning_team]
-    return Result(kou, list(finish), multiplier, base, contributions, scores, winners)
+    result = Result(kou, list(finish), multiplier, base, contributions, scores, winners,
+                    level_multiplier=level_multiplier)
+    coin_multiplier = capped_for_coins(rules, multiplier)
+    if coin_multiplier != multiplier:
+        result.coin_scores = [base[seat] * coin_multiplier + contributions[seat]
+                              for seat in range(4)]
+    return result
+
+
+def game_bomb_multiplier(rules: RuleSet, bombs: Sequence[BombRecord], winning_team: int) -> int:
+    """翻倍 of a game: the largest of its bombs' factors, not added up (RULES §6, §9).
+    Only the winning team's bombs count, or everyone's where the rule set says so
+    (classic: 按照最高倍率计算，不可累加)."""
+    return max((bomb_multiplier(rules, bomb) for bomb in bombs
+                if rules.multiplier_from == "anyone" or bomb.seat % 2 == winning_team),
+               default=1)
+
+
+def capped_for_coins(rules: RuleSet, multiplier: int) -> int:
+    """The multiplier coins use: at most the rule set's cap (classic ×5, RULES §9)."""
+    cap = rules.coin_multiplier_cap
+    return min(multiplier, cap) if cap else multiplier
+
+
+def ladder_rung(rules: RuleSet, points: int) -> int | None:
+    """The index of the rung of the rule set's level ladder that ``points`` reach: the
+    highest reached, the lowest when none is (RULES §9); None without a ladder."""
+    ladder = rules.level_ladder
+    if not ladder:
+        return None
+    reached = [index for index, (_title, needed, _factor) in enumerate(ladder)
+               if points >= needed]
+    return reached[-1] if reached else 0
+
+
+def level_multiplier(rules: RuleSet, points: Sequence[int] | None) -> int:
+    """等级倍率 (classic, RULES §9): the factor of the rung of the seated player with
+    the fewest points; 1 without a ladder or without point balances."""
+    if not rules.level_ladder or not points:
+        return 1
+    return rules.level_ladder[ladder_rung(rules, min(points))][2]
 
 
 def bomb_multiplier(rules: RuleSet, bomb: BombRecord) -> int:
@@ -192,18 +247,28 @@ def score_tcy(rules: RuleSet, winner: int, cards_left: int, bombs: Sequence[Bomb
 
 def score_escape(rules: RuleSet, escaper: int, finish: Sequence[int],
                  bombs: Sequence[BombRecord], players: int, stake: int = 1,
-                 coins: bool = False) -> Result:
+                 coins: bool = False, level_multiplier: int = 1) -> Result:
     """``end_game`` escape: the escaper pays the penalty plus contributions owed;
-    the others score 0 base and keep their contributions."""
+    the others score 0 base and keep their contributions. Where the rule set says so
+    (classic, RULES §9) the penalty is × the multipliers reached so far: the bombs'
+    (as they would count if the escaper's side lost) × the 等级倍率."""
     if players == 2:
         return _score_tcy_escape(rules, escaper, bombs, stake, coins)
     contributions = bomb_contributions(rules, bombs, players)
-    penalty = rules.escape_penalty_units * stake
+    multiplier = 1
+    if rules.escape_penalty_multiplied:
+        multiplier = game_bomb_multiplier(rules, bombs, 1 - escaper % 2) * level_multiplier
+    penalty = rules.escape_penalty_units * stake * multiplier
     scores = list(contributions)
     scores[escaper] -= penalty
     winners = [seat for seat in range(players) if seat % 2 != escaper % 2]
-    return Result(ESCAPE, list(finish), 1, [0] * players, contributions, scores, winners,
-                  escaped=escaper, penalty=penalty)
+    result = Result(ESCAPE, list(finish), multiplier, [0] * players, contributions, scores,
+                    winners, escaped=escaper, penalty=penalty,
+                    level_multiplier=level_multiplier if rules.escape_penalty_multiplied else 1)
+    coin_multiplier = capped_for_coins(rules, multiplier)
+    if coin_multiplier != multiplier:
+        result.coin_penalty = rules.escape_penalty_units * stake * coin_multiplier
+    return result
 
 
 def _score_tcy_escape(rules: RuleSet, escaper: int, bombs: Sequence[BombRecord], stake: int,

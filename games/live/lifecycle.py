@@ -67,7 +67,7 @@ from games.models import (
 )
 from games.settlement.settle import post_settlement
 from ledger.models import Currency
-from ledger.selectors import coin_wallets
+from ledger.selectors import coin_wallets, point_balances
 from ledger.services import LedgerError, balance_of, freeze_game_coins
 from shuangkou_site.celery import app as celery_app
 
@@ -92,8 +92,10 @@ def game_start(table: Table, seats: list[Seat]) -> GameRecord:
     # until the `table` message moves them: a 明牌 swap moves two players below.
     listening = {seat.user_id: seat.index for seat in seats}
     stake = _tcy_stake(room, rules, players) if rules.players == 2 else 1
+    # classic's 等级倍率 (RULES §9): the seats' point balances now, frozen in the deal.
+    points = point_balances(players) if rules.has_level_multiplier else None
     game = Game.deal(rules, players, _deal_seed(table), table.last_result, stake=stake,
-                     coins=room.is_coins, escape_mode=room.escape_mode)
+                     coins=room.is_coins, escape_mode=room.escape_mode, points=points)
     bots = bot_user_ids(players)
     record = GameRecord.objects.create(
         table=table, room=room, rule_set_name=rules.name, players=game.players,
@@ -615,12 +617,15 @@ def _reopen_table(record: GameRecord, escaped: int | None) -> None:
     table = Table.objects.select_for_update(of=("self",)).select_related("room") \
         .get(pk=record.table_id)
     finish = record.result["finish"]
+    leavers = {record.players[seat] for seat in _left_seats(record, escaped)}
     table.status = Table.Status.WAITING
     table.current_game = None
-    table.last_result = {"first_out": record.players[finish[0]], "kou": record.result["kou"]}
+    # The next first lead follows it (RULES §9); classic's is random after an escape,
+    # also one an auto_play room played out.
+    table.last_result = {"first_out": record.players[finish[0]], "kou": record.result["kou"],
+                         "escaped": bool(leavers)}
     table.waiting_since = timezone.now()
     table.save(update_fields=["status", "current_game", "last_result", "waiting_since"])
-    leavers = {record.players[seat] for seat in _left_seats(record, escaped)}
     if leavers:
         end_series(table, Series.End.LEFT)  # a series is its players' (issue #14)
     bots = bot_user_ids(record.players)

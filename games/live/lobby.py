@@ -54,16 +54,19 @@ def lobby_rooms() -> list[dict]:
         # In the reader's language (the fragment is rendered per language).
         "rule_set_name": rule_set_name(room.rule_set.name, room.rule_set.label),
         "rule_set_summary": rule_set_summary(room.rule_set.name),
-        "seats_per_table": room.seat_count(),
+        "seats_per_table": rules.players,
         "kind": room.kind, "kind_label": room.get_kind_display(),
         "stake_unit": room.stake_unit, "coefficient": room.coefficient, "fee": room.fee,
+        # classic's coin rooms (RULES §9): 系统回收 is this percent of each winner's gain
+        # instead of A, and the multiplier counts at most the cap for coins.
+        "fee_percent": rules.winner_fee_percent, "coin_multiplier_cap": rules.coin_multiplier_cap,
         "min_coins": room.min_coins, "max_loss": room.max_loss,
         "turn_seconds": room.turn_seconds, "escape_mode": room.escape_mode,
         "bots_allowed": room.bots_allowed, "bot_level": room.bot_level,
         "bot_level_label": room.get_bot_level_display(),
         "seats_taken": room.seats_taken, "tables": room.table_count,
         "playing": room.playing,
-    } for room in rooms]
+    } for room in rooms for rules in [room.rule_set.as_rule_set()]]
 
 
 def rooms_fragment(language: str | None = None) -> str:

@@ -13,30 +13,40 @@ from django.db.models import Exists, OuterRef
 from accounts.levels import level_at
 from accounts.selectors import point_balance
 from games.engine.game import Game
+from games.engine.scoring import level_multiplier
+from games.ladders import ladder_level, own_ladder
 from games.models import BotPlayer, GameEvent, GameRecord, Seat, Table
 
 
 def table_state(table: Table) -> dict:
     """The table's public state: its seats with their players' names, levels, bot
-    flags and connections, read in one query (it is read at every seat change)."""
-    seats = list(Seat.objects.filter(table=table).select_related("user")
+    flags and connections, read in one query (it is read at every seat change). In a
+    room whose rule set has a ladder of its own (classic, RULES §9) the levels are on
+    that ladder, and ``level_multiplier`` is the 等级倍率 of the players seated now."""
+    seats = list(Seat.objects.filter(table=table).select_related("user", "table__room__rule_set")
                  .annotate(points=point_balance("user_id"),
                            level_number=level_at("points"),
                            is_bot=Exists(BotPlayer.objects.filter(user_id=OuterRef("user_id"))))
                  .order_by("index"))
-    return {
+    ladder = own_ladder(seats[0].table.room.rule_set.config) if seats else None
+    seated = [seat for seat in seats if seat.user_id is not None]
+    state = {
         "id": table.pk, "room": table.room_id, "number": table.number, "status": table.status,
         "game": table.current_game_id,
         "seats": [{
             "index": seat.index,
             "user": seat.user_id,
             "name": str(seat.user) if seat.user else None,
-            "level": seat.level_number if seat.user else None,
+            "level": (ladder_level(ladder, seat.points) if ladder else seat.level_number)
+            if seat.user else None,
             "ready": seat.is_ready,
             "bot": seat.is_bot,
             "connected": seat.connected,
         } for seat in seats],
     }
+    if ladder is not None:
+        state["level_multiplier"] = level_multiplier(ladder, [seat.points for seat in seated])
+    return state
 
 
 # Reads' own engines, per process, apart from games.live.warm_engines (whose games

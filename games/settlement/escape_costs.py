@@ -3,7 +3,9 @@
 An escape is an ``escape`` event of a game's log. In ``end_game`` mode the game ends with
 the escaper's penalty in its result, and the settlement charges it: penalty × the stake
 unit in points (to the house) and, in coin rooms, penalty × N coins out of the escaper's
-frozen coins, of which a share goes to each other player (ledger.settlement.plan_coins).
+frozen coins, of which a share goes to each other player (games.settlement.money). In
+classic (RULES §9) the penalty is four units × the multipliers reached, capped at ×5
+for coins.
 In ``auto_play`` mode there is no penalty: the seat is played by 托管 to the end.
 
 The coin split is recomputed with the same function the settlement used and kept only
@@ -18,9 +20,10 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from accounts.models import User
+from games.engine.rulesets import RuleSet
 from games.models import GameEvent, GameRecord
+from games.settlement.money import game_coin_plan
 from ledger.models import Hold
-from ledger.settlement import plan_coins
 
 
 @dataclass(frozen=True)
@@ -47,17 +50,16 @@ def escape_costs(escapes: Sequence[GameEvent]) -> dict[int, EscapeCost]:
                   if record.terms.get("coins") and record.settlement and _penalty_seat(record)
                   is not None]
     holds: dict[str, dict[int, int]] = defaultdict(dict)
-    percents: dict[int, int] = {}
+    rules: dict[int, RuleSet] = {}
     if coin_games:
         for key, user_id, amount in Hold.objects.filter(
                 game_key__in=[record.ledger_key for record in coin_games]) \
                 .values_list("game_key", "user_id", "amount"):
             holds[key][user_id] = amount
         # The rule set the game was dealt with (the room's may have changed since).
-        percents = dict(GameEvent.objects.filter(
-            game__in=coin_games, type="deal").values_list(
-            "game_id", "data__rules__escape_compensation_percent"))
-    return {event.pk: _cost(event, records[event.game_id], users, holds, percents)
+        rules = {game_id: RuleSet.from_dict(data) for game_id, data in GameEvent.objects.filter(
+            game__in=coin_games, type="deal").values_list("game_id", "data__rules")}
+    return {event.pk: _cost(event, records[event.game_id], users, holds, rules)
             for event in escapes}
 
 
@@ -67,7 +69,7 @@ def _penalty_seat(record: GameRecord) -> int | None:
 
 
 def _cost(event: GameEvent, record: GameRecord, users: dict[int, User],
-          holds: dict[str, dict[int, int]], percents: dict[int, int]) -> EscapeCost:
+          holds: dict[str, dict[int, int]], rules: dict[int, RuleSet]) -> EscapeCost:
     seat, mode = event.data["seat"], event.data["mode"]
     terms, result, settlement = record.terms, record.result or {}, record.settlement
     penalty = result["penalty"] if _penalty_seat(record) == seat else 0
@@ -85,12 +87,10 @@ def _cost(event: GameEvent, record: GameRecord, users: dict[int, User],
         cost["penalty_points"] = penalty * terms["stake_unit"]
     if terms["coins"]:
         game_holds = holds.get(record.ledger_key, {})
-        percent = percents.get(record.pk)  # a settled game's deal always carries it
-        if percent is not None and all(user in game_holds for user in record.players):
-            plan = plan_coins(
-                result["contributions"], [game_holds[user] for user in record.players],
-                terms["coefficient"], terms["fee"], escaper=seat, penalty_units=penalty,
-                compensation_percent=percent)
+        dealt = rules.get(record.pk)  # a settled game's deal always carries them
+        if dealt is not None and all(user in game_holds for user in record.players):
+            plan = game_coin_plan(result=result, terms=terms, rules=dealt,
+                                  holds=[game_holds[user] for user in record.players])
             if plan.net == settlement["coins"]:
                 others = [share for other, share in enumerate(plan.compensation)
                           if other != seat]

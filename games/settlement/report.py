@@ -10,7 +10,9 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from ledger.settlement import plan_coins
+from games.engine.rulesets import RuleSet
+from games.engine.scoring import capped_for_coins, ladder_rung
+from games.settlement.money import game_coin_plan
 
 BOMB_TYPES = ("bomb", "chain_bomb", "joker_bomb")
 
@@ -29,29 +31,53 @@ def bombs_played(events: Sequence[dict]) -> list[dict]:
     return bombs
 
 
-def seat_fees(*, result: dict, terms: dict, holds: Sequence[int],
-              penalty_percent: int) -> list[int]:
+def seat_fees(*, result: dict, terms: dict, rules: RuleSet,
+              holds: Sequence[int]) -> list[int]:
     """The fee each seat paid to 系统回收: the settlement's own split
-    (ledger.settlement.plan_coins) with the coins the ledger held for each seat.
-    Zero for every seat in a points room."""
+    (games.settlement.money) with the coins the ledger held for each seat: the flat A,
+    or classic's percent of each winner's gain (RULES §9). Zero for every seat in a
+    points room."""
     seats = len(result["scores"])
     if not terms["coins"]:
         return [0] * seats
-    escaped = result.get("escaped")
-    scores = result["contributions"] if escaped is not None else result["scores"]
-    plan = plan_coins(scores, holds, terms["coefficient"], terms["fee"], escaper=escaped,
-                      penalty_units=result.get("penalty", 0) if escaped is not None else 0,
-                      compensation_percent=penalty_percent)
+    plan = game_coin_plan(result=result, terms=terms, rules=rules, holds=holds)
     return list(plan.seat_fees)
 
 
-def settlement_report(*, result: dict, terms: dict, room_kind: str, events: Sequence[dict],
+def level_report(rules: RuleSet, deal: dict, players: Sequence) -> dict:
+    """classic's 等级倍率 as the deal wrote it (RULES §9): the multiplier, and the seat
+    (by ``players``, the seats at the end) whose fewest points set it, with its rung
+    and title on the rule set's ladder then. Empty for a rule set without a ladder."""
+    if not rules.has_level_multiplier:
+        return {}
+    report = {"level_multiplier": deal.get("level_multiplier", 1)}
+    balances = deal.get("points")
+    if balances:
+        fewest = min(range(len(balances)), key=balances.__getitem__)
+        rung = ladder_rung(rules, balances[fewest])
+        report["level_seat"] = list(players).index(deal["players"][fewest])
+        report["level_rung"] = rung + 1  # counted from 1, as the table's levels are
+        report["level_title"] = rules.level_ladder[rung][0]
+    return report
+
+
+def settlement_report(*, result: dict, terms: dict, rules: RuleSet, room_kind: str,
+                      events: Sequence[dict], players: Sequence,
                       hands: Sequence[Sequence[str]], points: Sequence[int],
                       coins: Sequence[int], fees: Sequence[int]) -> dict:
     """The report: ``points`` and ``coins`` are each seat's change as the ledger posted
     it, ``fees`` each seat's 系统回收, ``hands`` the cards each seat held at the end
-    (public once the game is over)."""
-    return {
+    (public once the game is over), ``players`` by seat at the end. In classic (RULES
+    §9) it also says the 等级倍率 and, in coin rooms, the multiplier coins counted (when
+    capped) and the fee's percent of each winner's gain."""
+    extra = level_report(rules, events[0], players)
+    if terms["coins"]:
+        coin_multiplier = capped_for_coins(rules, result["multiplier"])
+        if coin_multiplier != result["multiplier"]:
+            extra["coin_multiplier"] = coin_multiplier
+        if rules.winner_fee_percent:
+            extra["fee_percent"] = rules.winner_fee_percent
+    return {**extra,
         "kou": result["kou"],
         "multiplier": result["multiplier"],
         "base_unit": terms["coefficient"] if terms["coins"] else terms["stake_unit"],

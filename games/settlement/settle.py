@@ -9,9 +9,10 @@ from analysis.services import schedule_auto_analysis
 from games.engine.game import Game
 from games.engine.rulesets import RuleSet
 from games.models import GameEvent, GameRecord
+from games.settlement.money import game_money
 from games.settlement.report import seat_fees, settlement_report
 from ledger.models import Currency, Hold, Leg
-from ledger.services import Escape, grant_starting_coins_after_game, settle_game
+from ledger.services import grant_starting_coins_after_game, settle_game
 from stats.services import game_facts_record
 
 
@@ -29,16 +30,12 @@ def post_settlement(record: GameRecord) -> dict:
     users = User.objects.in_bulk(record.players)
     players = [users[user_id] for user_id in record.players]
     escaped = result.get("escaped")
-    escape = None
-    scores = result["scores"]
-    if escaped is not None:
-        escape = Escape(seat=escaped, penalty_units=result["penalty"],
-                        compensation_percent=rules.escape_compensation_percent)
-        scores = result["contributions"]
     # The terms and rules the game was dealt with, whatever the room says now.
-    posted = settle_game(game_key=record.ledger_key, players=players, scores=scores,
+    money = game_money(result=result, terms=terms, rules=rules)
+    posted = settle_game(game_key=record.ledger_key, players=players, scores=money.scores,
                          stake_unit=terms["stake_unit"], coins=terms["coins"],
-                         coefficient=terms["coefficient"], fee=terms["fee"], escape=escape)
+                         coefficient=terms["coefficient"], escape=money.escape,
+                         coin_scores=money.coin_scores, coin_rules=money.coin_rules)
     summary = _summary(posted, record.players)
     summary["report"] = _report(record, summary, events, rules)
     # Each seat's facts for the player stats, in this transaction: settled means counted.
@@ -60,11 +57,11 @@ def _report(record: GameRecord, summary: dict, events: list[dict], rules: RuleSe
     game = Game.replay(events)
     holds = dict(Hold.objects.filter(game_key=record.ledger_key)
                  .values_list("user_id", "amount"))
-    fees = seat_fees(result=record.result, terms=record.terms,
-                     holds=[holds.get(user_id, 0) for user_id in record.players],
-                     penalty_percent=rules.escape_compensation_percent)
-    return settlement_report(result=record.result, terms=record.terms,
-                             room_kind=record.room.kind, events=events, hands=game.hands,
+    fees = seat_fees(result=record.result, terms=record.terms, rules=rules,
+                     holds=[holds.get(user_id, 0) for user_id in record.players])
+    return settlement_report(result=record.result, terms=record.terms, rules=rules,
+                             room_kind=record.room.kind, events=events,
+                             players=record.players, hands=game.hands,
                              points=summary["points"], coins=summary["coins"], fees=fees)
 
 

@@ -61,17 +61,18 @@ def private_channel_layer(settings):
     yield
 
 
-def make_room(**fields) -> Room:
-    """A room with the ``qq`` preset (RULES §9); ``fields`` override the defaults."""
+def make_room(*, rule_set: str = "qq", **fields) -> Room:
+    """A room with a preset (RULES §9), ``qq`` unless named; ``fields`` override the
+    defaults."""
     rule_set_presets_load()
-    return Room.objects.create(name=f"qq {uuid.uuid4().hex[:8]}",
-                               rule_set=RuleSetConfig.objects.get(name="qq"), **fields)
+    return Room.objects.create(name=f"{rule_set} {uuid.uuid4().hex[:8]}",
+                               rule_set=RuleSetConfig.objects.get(name=rule_set), **fields)
 
 
-def make_coin_room(**fields) -> Room:
+def make_coin_room(*, rule_set: str = "qq", **fields) -> Room:
     defaults = {"kind": Room.Kind.COINS, "coefficient": 100, "fee": 10, "min_coins": 2000,
                 "max_loss": 50_000}
-    return make_room(**{**defaults, **fields})
+    return make_room(rule_set=rule_set, **{**defaults, **fields})
 
 
 def make_person(name: str) -> User:

@@ -64,6 +64,18 @@ def test_minimum_to_sit_below_the_fee_is_refused_on_min_coins():
     assert list(errors) == ["min_coins"]
 
 
+def test_a_classic_coin_room_with_a_flat_fee_is_refused_on_the_fee():
+    # classic's 系统回收 is 10 % of each winner's gain, not a flat A (RULES §9).
+    room = Room(name="classic coins", rule_set=presets()["classic"], kind=Room.Kind.COINS,
+                coefficient=100, fee=10, min_coins=1000, max_loss=20000)
+    errors = errors_of(room)
+
+    assert list(errors) == ["fee"]
+    assert "10%" in errors["fee"][0] and "A 须为 0" in errors["fee"][0]
+    room.fee = 0
+    room.full_clean()
+
+
 def test_tiny_timeouts_are_refused_each_on_its_own_field():
     errors = errors_of(qq_room(turn_seconds=4, first_turn_seconds=2, ready_seconds=1))
 

@@ -3,9 +3,10 @@ import json
 import pytest
 from django.core.exceptions import ValidationError
 from django.urls import reverse
+from django.utils import translation
 
 from games.engine.presets import PRESETS
-from games.models import RuleSetConfig
+from games.models import Room, RuleSetConfig
 
 
 def config_error(config: object, name: str = "x") -> str:
@@ -77,3 +78,50 @@ def test_admin_saves_a_valid_config(admin_client):
 
     assert response.status_code == 302
     assert RuleSetConfig.objects.get(name="x").as_rule_set().max_stars == 10
+
+
+@pytest.mark.django_db
+def test_admin_refuses_a_classic_ladder_out_of_order_saying_which_rung(admin_client):
+    config = PRESETS["classic"].to_dict()
+    config.update(name="mine", level_ladder=[["流浪汉", 0, 1], ["短工", 100, 2],
+                                             ["长工", 50, 2]])
+    response = admin_client.post(
+        reverse("admin:games_rulesetconfig_add"),
+        {"name": "mine", "label": "我的", "config": json.dumps(config, ensure_ascii=False)})
+
+    assert response.status_code == 200
+    assert "level_ladder row 3: 长工 must need more points than 短工 (100)" in \
+        response.content.decode()
+    assert not RuleSetConfig.objects.exists()
+
+
+@pytest.mark.django_db
+def test_admin_saves_an_operators_classic_with_its_own_fee_and_ladder(admin_client):
+    config = PRESETS["classic"].to_dict()
+    config.update(name="mine", winner_fee_percent=5, coin_multiplier_cap=8,
+                  level_ladder=[["新手", 0, 1], ["高手", 5000, 4]])
+    response = admin_client.post(
+        reverse("admin:games_rulesetconfig_add"),
+        {"name": "mine", "label": "我的", "config": json.dumps(config, ensure_ascii=False)})
+
+    assert response.status_code == 302
+    rules = RuleSetConfig.objects.get(name="mine").as_rule_set()
+    assert (rules.winner_fee_percent, rules.coin_multiplier_cap) == (5, 8)
+    assert rules.level_ladder == (("新手", 0, 1), ("高手", 5000, 4))
+
+
+@pytest.mark.django_db
+def test_a_percent_fee_is_refused_while_its_coin_rooms_charge_a_flat_fee():
+    config = RuleSetConfig.objects.create(name="mine", label="我的",
+                                          config={**PRESETS["qq"].to_dict(), "name": "mine"})
+    Room.objects.create(name="我的金币场", rule_set=config, kind=Room.Kind.COINS,
+                        coefficient=100, fee=10, min_coins=1000, max_loss=20000)
+    config.config = {**config.config, "winner_fee_percent": 10}
+
+    with translation.override("zh-hans"), pytest.raises(ValidationError) as caught:
+        config.full_clean()
+
+    message = " ".join(caught.value.message_dict["config"])
+    assert "我的金币场" in message and "A 改为 0" in message
+    Room.objects.filter(name="我的金币场").update(fee=0)
+    config.full_clean()

@@ -32,6 +32,11 @@ class RoomSerializer(serializers.Serializer):
     stake_unit = serializers.IntegerField(help_text="Points per score unit (points rooms).")
     coefficient = serializers.IntegerField(help_text="N: coins per score unit (coin rooms).")
     fee = serializers.IntegerField(help_text="A: coins each player pays per game.")
+    fee_percent = serializers.IntegerField(
+        help_text="Coin rooms whose rule set says so (classic): 系统回收 is this percent of "
+                  "each winner's gain instead of A; 0: A.")
+    coin_multiplier_cap = serializers.IntegerField(
+        help_text="Coin rooms: the most the multiplier counts for coins (classic: 5); 0: none.")
     min_coins = serializers.IntegerField(help_text="Coins needed to sit down.")
     max_loss = serializers.IntegerField(help_text="Coins frozen when a game starts.")
     turn_seconds = serializers.IntegerField()

@@ -13,7 +13,8 @@ from django.views.decorators.http import require_GET
 
 from games.engine.cards import MAX_COPIES
 from games.engine.presets import PRESETS
-from games.engine.rulesets import RuleSetError
+from games.engine.rulesets import RuleSet, RuleSetError
+from games.ladders import ladder_titles
 from games.models import Room, RuleSetConfig
 from games.rule_set_names import rule_set_name, rule_set_summary
 
@@ -52,4 +53,14 @@ def rules_page(request: HttpRequest, code: str) -> HttpResponse:
         "deck_cards": DECK_CARDS, "hand_cards": HAND_CARDS,
         # Cards left in the loser's hand (two-player results, RULES §9): the ranges' tops.
         "draw_most": rule_set.cards_left_single - 1, "single_most": rule_set.cards_left_double - 1,
+        # classic's own ladder and its 等级倍率 (RULES §9), titles in the reader's language.
+        "ladder": _ladder_rows(rule_set),
         "rooms": list(rooms)})
+
+
+def _ladder_rows(rule_set: RuleSet) -> list[dict]:
+    """The rungs of a rule set's own ladder (classic, RULES §9): number, title in the
+    reader's language, points needed and 等级倍率. Empty without one."""
+    titles = ladder_titles(rule_set)
+    return [{"number": number, "title": titles[number], "needed": needed, "factor": factor}
+            for number, (_title, needed, factor) in enumerate(rule_set.level_ladder, start=1)]

@@ -17,6 +17,7 @@ from django_htmx.http import HttpResponseClientRedirect
 from accounts.models import Level
 from accounts.titles import level_title
 from games.errors import ActionError
+from games.ladders import ladder_titles, own_ladder
 from games.live import seating
 from games.live.lobby import rooms_context
 from games.live.quick_chat import chat_config
@@ -86,15 +87,19 @@ def table_page(request: HttpRequest, table_id: int) -> HttpResponse:
         return _go(request, reverse("lobby"))
     state = table_state(table)
     my_seat = next((seat for seat in state["seats"] if seat["user"] == request.user.pk), None)
-    titles = {number: level_title(title)
-              for number, title in Level.objects.values_list("number", "title")}
+    room = table.room
+    # A rule set with a ladder of its own (classic, RULES §9) shows its titles; the
+    # levels of table_state are on it.
+    ladder = own_ladder(room.rule_set.config)
+    titles = ladder_titles(ladder) if ladder else {
+        number: level_title(title) for number, title in Level.objects.values_list("number",
+                                                                                  "title")}
     view_seat = my_seat["index"] if my_seat else 0
     count = len(state["seats"])
     seats = [{**seat, "title": titles.get(seat["level"], ""), "mine": seat is my_seat,
               "position": _seat_position((seat["index"] - view_seat) % count, count)}
              for seat in state["seats"]]
     game = table.current_game
-    room = table.room
     config = {
         "table": table.pk, "user": request.user.pk, "socket": f"/ws/table/{table.pk}/",
         "lobby": reverse("lobby"), "titles": {str(number): title for number, title
@@ -120,11 +125,19 @@ def room_config(room) -> dict:
     """The room as the table page shows it (docs/protocol.md, "The table page's
     config"): ``base_unit`` is N, what one point of score is worth (coins in a coin
     room, RULES §8; points in a points room, §7); ``fee`` the 系统回收 A each player
-    pays per game (coin rooms); ``stake`` the coins frozen per player for a game."""
+    pays per game (coin rooms), or ``fee_percent`` of each winner's gain instead
+    (classic, §9), where ``coin_cap`` is the most the multiplier counts for coins;
+    ``stake`` the coins frozen per player for a game; ``level_ladder`` whether the
+    rule set's own ladder sets a 等级倍率 (the table state then says it)."""
+    rules = room.rule_set.as_rule_set()
+    percent = rules.winner_fee_percent if room.is_coins else 0
     return {"kind": room.kind, "coins": room.is_coins, "turn_seconds": room.turn_seconds,
             "escape_mode": room.escape_mode,
             "base_unit": room.coefficient if room.is_coins else room.stake_unit,
-            "fee": room.fee if room.is_coins else 0,
+            "fee": 0 if percent or not room.is_coins else room.fee,
+            "fee_percent": percent,
+            "coin_cap": rules.coin_multiplier_cap if room.is_coins else 0,
+            "level_ladder": rules.has_level_multiplier,
             "stake": room.max_loss if room.is_coins else 0,
             # The name players know (QQ游戏 火拼双扣…), in the page's language, as the lobby
             # shows it; not the rule set's code.

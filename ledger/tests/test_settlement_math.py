@@ -193,3 +193,77 @@ def test_capped_losses_shrink_the_winners_gains_pro_rata(
         assert plan.house == -sum(scores) * coefficient
     else:  # nothing left to shrink: the house keeps what the losers paid, pays nothing
         assert plan.house == losses - shortfall
+
+
+# --- classic coin rooms: the winners share what the losers pay, the fee is 10 % of each
+# winner's gain (RULES §9) -------------------------------------------------------------------
+
+def classic_plan(scores, holds, coefficient, **escape):
+    return plan_coins(scores, holds, coefficient, 0, fee_percent=10, winners_share=True,
+                      **escape)
+
+
+def test_classic_winners_share_what_the_losers_pay_less_ten_percent_each():
+    # 双扣 at ×5 (the coin cap): 20 units each way, N = 100.
+    plan = classic_plan([20, -20, 20, -20], [5000] * 4, 100)
+    assert plan.net == [1800, -2000, 1800, -2000]
+    assert plan.seat_fees == [200, 0, 200, 0]
+    assert plan.fees == 400
+    assert plan.house == 0
+
+
+def test_a_classic_draw_moves_no_coins_the_losers_paying_nothing():
+    # 平扣: 1st and 4th +1 each, 2nd and 3rd 0 — nothing is paid, so nothing is shared.
+    plan = classic_plan([1, 0, 0, 1], [5000] * 4, 100)
+    assert plan.net == [0, 0, 0, 0]
+    assert (plan.fees, plan.house) == (0, 0)
+
+
+def test_a_capped_classic_loser_leaves_the_winners_equal_shares_with_the_odd_coin_to_the_fees():
+    # Seat 3 has 1001 frozen of the 2000 it owes: 3001 paid, 1500 each, 1 left over.
+    plan = classic_plan([20, -20, 20, -20], [5000, 5000, 5000, 1001], 100)
+    assert plan.net == [1500 - 150, -2000, 1500 - 150, -1001]
+    assert plan.seat_fees == [150, 0, 150, 0]
+    assert plan.fees == 300 + 1
+    assert plan.house == 0
+
+
+def test_the_classic_fee_is_rounded_down_in_the_winners_favour():
+    plan = classic_plan([2, -2, 2, -2], [5000] * 4, 7)  # 14 each: 10 % is 1.4
+    assert plan.seat_fees == [1, 0, 1, 0]
+    assert plan.net == [13, -14, 13, -14]
+
+
+def test_a_classic_escape_pays_the_penalty_shared_seventy_thirty_and_no_winner_fee():
+    plan = classic_plan([0, 0, 0, 0], [5000] * 4, 100, escaper=2, penalty_units=20,
+                        compensation_percent=70)
+    assert plan.penalty_paid == 2000
+    assert plan.compensation == [466, 466, 0, 466]  # 1400 / 3 → 466 r 2
+    assert plan.net == [466, 466, -2000, 466]
+    assert plan.seat_fees == [0, 0, 0, 0]
+    assert plan.fees == 2000 - 3 * 466
+    assert plan.house == 0
+
+
+@settings(max_examples=examples(400), deadline=None)
+@given(st.sampled_from([[4, 4, -4, -4], [2, -2, 2, -2], [1, 0, 0, 1]]),
+       st.permutations(range(4)), st.integers(1, 5), st.lists(st.integers(0, 20_000),
+                                                              min_size=4, max_size=4),
+       st.integers(1, 1000), st.integers(0, 100))
+def test_classic_coins_always_balance_with_nothing_from_the_house(
+        row, order, multiplier, holds, coefficient, percent):
+    scores = [0] * 4
+    for place, seat in enumerate(order):
+        scores[seat] = row[place] * multiplier
+    plan = plan_coins(scores, holds, coefficient, 0, fee_percent=percent,
+                      winners_share=True)
+    winners = [seat for seat in range(4) if scores[seat] > 0]
+    paid = -sum(plan.net[seat] for seat in range(4) if scores[seat] <= 0)
+    assert plan.house == 0
+    assert all(net >= -hold for net, hold in zip(plan.net, holds))
+    gains = [plan.net[seat] + plan.seat_fees[seat] for seat in winners]
+    assert len(set(gains)) <= 1  # equal shares
+    assert 0 <= paid - sum(gains) < max(1, len(winners))  # the remainder is less than one each
+    for seat in winners:
+        assert plan.seat_fees[seat] == (plan.net[seat] + plan.seat_fees[seat]) * percent // 100
+    assert sum(plan.net) + plan.fees == 0

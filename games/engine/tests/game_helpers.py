@@ -201,6 +201,19 @@ def check_result(game: Game) -> None:
         assert all(result.scores[seat] == result.contributions[seat] for seat in others)
         assert result.scores[result.escaped] == (result.contributions[result.escaped]
                                                  - result.penalty)
+    # The 等级倍率 of the deal is inside the multiplier; coins count it at most the cap
+    # (classic, RULES §9).
+    assert result.multiplier % result.level_multiplier == 0
+    assert result.level_multiplier in (1, game.level_multiplier)
+    cap = game.rules.coin_multiplier_cap
+    capped = min(result.multiplier, cap) if cap else result.multiplier
+    if capped == result.multiplier:
+        assert result.coin_scores is None and result.coin_penalty is None
+    elif result.escaped is None:
+        assert result.coin_scores == [result.base[seat] * capped + result.contributions[seat]
+                                      for seat in range(players)]
+    else:
+        assert result.coin_penalty * result.multiplier == result.penalty * capped
 
 
 def check_views(game: Game) -> None:

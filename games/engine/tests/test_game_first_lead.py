@@ -192,7 +192,8 @@ def test_jinyou_next_game_follows_a_finished_game(seed, kou):
         assert second.players == first.players
 
 
-# --- classic: random first game, then the previous first out; seats fixed -----------------
+# --- classic: a random player in the first game, after a 双扣 and after an escape; else
+# the previous first out; seats fixed (RULES §9) -------------------------------------------
 
 def test_classic_first_game_is_led_by_a_random_cards_holder_without_reveal():
     game = Game.deal(PRESETS["classic"], PLAYERS, 5)
@@ -202,13 +203,39 @@ def test_classic_first_game_is_led_by_a_random_cards_holder_without_reveal():
     assert game.players == PLAYERS
 
 
-@pytest.mark.parametrize("kou", ["double", "single", "draw"])
-def test_classic_later_games_are_led_by_the_previous_first_out(kou):
+@pytest.mark.parametrize("kou", ["single", "draw"])
+def test_classic_games_after_a_single_or_draw_are_led_by_the_previous_first_out(kou):
     game = Game.deal(PRESETS["classic"], PLAYERS, 5, {"first_out": "dee", "kou": kou})
     assert types_of(game.events) == ["deal", "first_lead"]
     assert game.events[1]["reason"] == "previous_first_out"
     assert game.turn == 3
     assert game.players == PLAYERS and game.hands == dealt_hands(game)
+
+
+@pytest.mark.parametrize("previous", [
+    {"first_out": "dee", "kou": "double"},
+    {"first_out": "dee", "kou": "escape"},
+    # An escape in an auto_play room: the game ended by places, but someone escaped.
+    {"first_out": "dee", "kou": "single", "escaped": True},
+])
+def test_classic_games_after_a_double_kou_or_an_escape_are_led_by_a_random_player(previous):
+    leaders = set()
+    for seed in range(40):
+        game = Game.deal(PRESETS["classic"], PLAYERS, seed, previous)
+        assert types_of(game.events) == ["deal", "first_lead"]
+        first = game.events[1]
+        assert first["reason"] == "random_card"
+        assert first["card"] in game.hands[first["seat"]]
+        assert game.players == PLAYERS
+        leaders.add(first["seat"])
+    assert leaders == {0, 1, 2, 3}  # not the previous first out every time
+
+
+def test_random_then_winner_still_follows_the_previous_first_out_after_a_double_kou():
+    # An operator's rule set saved with the older rule keeps its meaning.
+    rules = PRESETS["classic"].replace(first_lead="random_then_winner")
+    game = Game.deal(rules, PLAYERS, 5, {"first_out": "dee", "kou": "double"})
+    assert game.events[1]["reason"] == "previous_first_out" and game.turn == 3
 
 
 def test_the_first_lead_cannot_pass():

@@ -133,14 +133,14 @@ def test_jinyou_draw_is_plus_minus_one_times_its_six_star_multiplier():
     assert result.scores == [8, -4, 0, -4]
 
 
-def test_classic_double_kou_with_the_heavenly_bomb_multiplies_by_four():
+def test_classic_double_kou_with_the_heavenly_bomb_multiplies_by_five():
     game = Game.from_hands(PRESETS["classic"], ["3 SJ SJ BJ BJ", "4 5", "9 9", "6 8"], 0)
     run(game, [(0, "SJ SJ BJ BJ"), (0, "3"), (1, "5"), (2, "9"), (2, "9")])
     assert summary(game.events[2]) == ("play", 0, "joker_bomb", None, "player")
     result = game.result
-    assert (result.kou, result.finish, result.multiplier) == ("double", [0, 2, 3, 1], 4)
+    assert (result.kou, result.finish, result.multiplier) == ("double", [0, 2, 3, 1], 5)
     assert result.contributions == [0, 0, 0, 0]
-    assert result.scores == [16, -16, 16, -16]
+    assert result.scores == [20, -20, 20, -20]
 
 
 def test_tcy_ends_at_the_first_out_and_scores_by_the_cards_left():

@@ -23,6 +23,7 @@ from games.engine.game import TIMEOUT_WARNING, Game
 from games.engine.patterns import best_beating
 from games.engine.presets import PRESETS
 from games.engine.rulesets import ESCAPE_MODES
+from games.engine.scoring import game_bomb_multiplier
 from games.engine.tests.game_helpers import (
     ALL_CODES,
     assert_refused,
@@ -69,17 +70,22 @@ class GameMachine(RuleBasedStateMachine):
 
     @initialize(seed=st.integers(0, 2**32 - 1), escape_mode=st.sampled_from(ESCAPE_MODES),
                 stake=st.sampled_from([1, 5, 20]), coins=st.booleans(),
-                previous=st.none() | st.tuples(st.integers(0, 3),
-                                                st.sampled_from(["double", "single", "draw"])),
-                escape_after=st.integers(0, 150), finish_after=st.integers(0, 60))
-    def deal(self, seed, escape_mode, stake, coins, previous, escape_after, finish_after):
+                previous=st.none() | st.tuples(
+                    st.integers(0, 3), st.sampled_from(["double", "single", "draw", "escape"])),
+                escape_after=st.integers(0, 150), finish_after=st.integers(0, 60),
+                points=st.none() | st.lists(st.integers(-1000, 2_000_000), min_size=4,
+                                            max_size=4))
+    def deal(self, seed, escape_mode, stake, coins, previous, escape_after, finish_after,
+             points):
         rules = PRESETS[self.ruleset]
         self.players = [f"player-{seat}" for seat in range(rules.players)]
         if previous is not None:
             previous = {"first_out": self.players[previous[0] % rules.players],
                         "kou": previous[1]}
+        # The seats' point balances: classic's 等级倍率 (RULES §9); others ignore them.
         self.game = Game.deal(rules, self.players, seed, previous, stake=stake, coins=coins,
-                              escape_mode=escape_mode)
+                              escape_mode=escape_mode,
+                              points=points[:rules.players] if points else None)
         self.escape_after = escape_after
         self.finish_after = finish_after
         assert self.game.status == "playing"
@@ -242,7 +248,12 @@ class GameMachine(RuleBasedStateMachine):
             assert game.status == "ended"
             assert game.result.escaped == seat and game.result.kou == "escape"
             if game.rules.players == 4:
-                assert game.result.penalty == 12 * game.stake
+                # RULES §10: 12 units; classic (§9): 4 units × the multipliers so far.
+                penalty = game.rules.escape_penalty_units * game.stake
+                if game.rules.escape_penalty_multiplied:
+                    penalty *= game_bomb_multiplier(game.rules, game.bombs, 1 - seat % 2) \
+                        * game.level_multiplier
+                assert game.result.penalty == penalty
         else:
             # auto_play: the seat stays in 托管 to the end and cannot take it back.
             assert game.status == "playing" and game.trustee[seat]

@@ -6,7 +6,7 @@ import json
 import pytest
 
 from games.engine.presets import DEFAULT_RULESET, PRESET_DATA, PRESETS, get_ruleset
-from games.engine.rulesets import RuleSet, RuleSetError
+from games.engine.rulesets import LATER_FIELDS, RuleSet, RuleSetError
 
 PRESET_NAMES = ["qq", "tcy", "jinyou", "classic"]
 
@@ -233,3 +233,83 @@ def test_the_joker_wildness_properties_follow_the_wildcards():
     assert PRESETS["qq"].big_joker_wild and not PRESETS["qq"].small_joker_wild
     assert PRESETS["tcy"].big_joker_wild and PRESETS["tcy"].small_joker_wild
     assert not PRESETS["classic"].big_joker_wild and not PRESETS["classic"].small_joker_wild
+
+
+# --- classic's details (RULES §9): fields added later -------------------------------------
+
+def classic_data(**changes) -> dict:
+    return {**PRESETS["classic"].to_dict(), **changes}
+
+
+def test_classic_holds_its_section_nine_details():
+    classic = PRESETS["classic"]
+    assert classic.base_draw == (1, 0, 0, 1)
+    assert classic.heavenly_multiplier == 5
+    assert classic.multiplier_from == "anyone"
+    assert classic.first_lead == "random_after_double"
+    assert classic.level_ladder[0] == ("流浪汉", 0, 1)
+    assert classic.level_ladder[-1] == ("皇帝", 1000000, 8)
+    assert len(classic.level_ladder) == 20
+    assert (classic.coin_multiplier_cap, classic.coin_split, classic.winner_fee_percent) \
+        == (5, "winners_share", 10)
+    assert (classic.escape_penalty_units, classic.escape_penalty_multiplied) == (4, True)
+
+
+@pytest.mark.parametrize("name", ["qq", "tcy", "jinyou"])
+def test_the_other_presets_keep_the_behaviour_from_before_the_classic_fields(name):
+    preset = PRESETS[name]
+    assert (preset.multiplier_from, preset.level_ladder, preset.coin_multiplier_cap,
+            preset.coin_split, preset.winner_fee_percent, preset.escape_penalty_multiplied) \
+        == ("winners", (), 0, "by_score", 0, False)
+
+
+@pytest.mark.parametrize("name", PRESET_NAMES)
+def test_a_stored_rule_set_without_the_later_fields_reads_as_before_them(name):
+    # Rule sets saved in admin, and the rules in old games' deals, lack them.
+    data = PRESETS[name].to_dict()
+    for field in LATER_FIELDS:
+        del data[field]
+
+    rules = RuleSet.from_dict(data)
+
+    assert rules.level_ladder == () and rules.multiplier_from == "winners"
+    assert rules.coin_split == "by_score" and rules.winner_fee_percent == 0
+
+
+@pytest.mark.parametrize(("field", "value", "words"), [
+    ("level_ladder", "流浪汉", ["level_ladder", "rows"]),
+    ("level_ladder", [["流浪汉", 0]], ["level_ladder", "row 1"]),
+    ("level_ladder", [["流浪汉", 0, 1], ["短工", 100, 0]], ["row 2", "multiplier"]),
+    ("level_ladder", [["流浪汉", 0, 1], ["短工", 100, 1.5]], ["row 2", "multiplier"]),
+    ("level_ladder", [["流浪汉", 0, 1], ["短工", "100", 2]], ["row 2", "points"]),
+    ("level_ladder", [["流浪汉", 0, 1], ["", 100, 2]], ["row 2", "title"]),
+    ("level_ladder", [["流浪汉", 0, 1], ["短工", 0, 2]], ["row 2", "短工", "more points"]),
+    ("level_ladder", [["流浪汉", 0, 1], ["流浪汉", 100, 2]], ["流浪汉", "twice"]),
+    ("multiplier_from", "losers", ["multiplier_from", "anyone"]),
+    ("coin_multiplier_cap", -1, ["coin_multiplier_cap", "0 to 1024"]),
+    ("coin_split", "even", ["coin_split", "winners_share"]),
+    ("winner_fee_percent", 101, ["winner_fee_percent", "0 to 100"]),
+    ("winner_fee_percent", 10.5, ["winner_fee_percent"]),
+    ("escape_penalty_multiplied", "yes", ["escape_penalty_multiplied", "true or false"]),
+    ("first_lead", "winner", ["first_lead", "random_after_double"]),
+])
+def test_a_bad_classic_value_is_refused_saying_what_is_wrong(field, value, words):
+    message = refusal(classic_data(**{field: value}))
+
+    assert all(word in message for word in words), message
+
+
+@pytest.mark.parametrize(("changes", "named"), [
+    ({"level_ladder": [["流浪汉", 0, 1]]}, "level_ladder"),
+    ({"coin_split": "winners_share"}, "coin_split"),
+])
+def test_classic_money_rules_need_four_players(changes, named):
+    assert named in refusal({**PRESETS["tcy"].to_dict(), **changes})
+
+
+def test_an_operators_ladder_round_trips():
+    ladder = [["新手", -100, 1], ["老手", 1000, 3]]
+    rules = RuleSet.from_dict(classic_data(level_ladder=ladder))
+
+    assert rules.level_ladder == (("新手", -100, 1), ("老手", 1000, 3))
+    assert rules.to_dict()["level_ladder"] == ladder

@@ -10,6 +10,8 @@ from games.engine.cards import RANK_INDEX
 from games.engine.presets import PRESETS
 from games.engine.scoring import (
     BombRecord,
+    ladder_rung,
+    level_multiplier,
     score_escape,
     score_places,
     score_tcy,
@@ -212,7 +214,7 @@ def test_jinyou_contributions_are_as_qq():
 @pytest.mark.parametrize("finish, table", [
     (DOUBLE, [4, 4, -4, -4]),
     (SINGLE, [2, -2, 2, -2]),
-    (DRAW, [0, 0, 0, 0]),
+    (DRAW, [1, 0, 0, 1]),  # 平扣第一、四名玩家得一半底分
 ])
 def test_classic_base_table_rows(finish, table):
     assert score_places(CLASSIC, finish, []).scores == by_place(table, finish)
@@ -224,7 +226,7 @@ def test_classic_base_table_rows(finish, table):
     ("7 7 7 7 7 7", 3),
     ("7 7 7 7 7 7 7", 4),
     ("7 7 7 7 7 7 7 7", 5),
-    ("SJ SJ BJ BJ", 4),  # 天王
+    ("SJ SJ BJ BJ", 5),  # 天王, like an 8-card bomb
 ])
 def test_classic_multiplier_is_by_bomb_cards(cards, multiplier):
     result = score_places(CLASSIC, DOUBLE, [bomb("classic", 2, cards)])
@@ -236,8 +238,60 @@ def test_classic_has_no_contributions_even_for_the_largest_bombs():
     bombs = [bomb("classic", 1, "7 7 7 7 7 7 7 7"), bomb("classic", 3, "SJ SJ BJ BJ")]
     result = score_places(CLASSIC, SINGLE, bombs)
     assert result.contributions == [0, 0, 0, 0]
-    assert result.multiplier == 1  # the bombs were the losers'
-    assert result.scores == [2, -2, 2, -2]
+    assert result.scores == [10, -10, 10, -10]
+
+
+def test_classic_multiplier_counts_the_largest_bomb_whoever_played_it():
+    # The losers' 7-card bomb sets it; the winners' 5-card one does not add to it.
+    bombs = [bomb("classic", 0, "9 9 9 9 9"), bomb("classic", 1, "5 5 5 5 5 5 5")]
+    result = score_places(CLASSIC, DOUBLE, bombs)
+    assert result.multiplier == 4
+    assert result.scores == [16, -16, 16, -16]
+
+
+def test_qq_multiplier_still_counts_only_the_winning_teams_bombs():
+    result = score_places(QQ, DOUBLE, [bomb("qq", 1, BOMB_OF_STARS[8])])
+    assert result.multiplier == 1
+
+
+@pytest.mark.parametrize("fewest, factor", [
+    (-500, 1), (0, 1), (99, 1), (100, 2), (499, 2), (500, 3), (1999, 3), (2000, 3),
+    (4000, 4), (6999, 4), (7000, 5), (30000, 5), (44999, 5), (45000, 6), (149999, 6),
+    (150000, 7), (499999, 7), (500000, 8), (1000000, 8), (10**8, 8),
+])
+def test_classic_level_multiplier_is_the_bracket_of_the_fewest_points(fewest, factor):
+    points = [fewest + 10**6, fewest, fewest + 1, fewest + 10**7]
+    assert level_multiplier(CLASSIC, points) == factor
+    result = score_places(CLASSIC, SINGLE, [bomb("classic", 3, "6 6 6 6 6")],
+                          level_multiplier(CLASSIC, points))
+    assert result.level_multiplier == factor
+    assert result.multiplier == 2 * factor
+    assert result.scores == [4 * factor, -4 * factor, 4 * factor, -4 * factor]
+
+
+def test_the_ladder_rung_of_points_below_the_first_is_the_first():
+    assert ladder_rung(CLASSIC, -10) == 0
+    assert CLASSIC.level_ladder[ladder_rung(CLASSIC, 2500)][:2] == ("猎人", 2000)
+    assert ladder_rung(QQ, 2500) is None
+    assert level_multiplier(QQ, [5000, 5000, 5000, 5000]) == 1
+
+
+def test_classic_coin_scores_count_the_multiplier_at_most_five():
+    # ×3 (6 cards) × 3 (贫农) = ×9 for points, ×5 for coins.
+    result = score_places(CLASSIC, DOUBLE, [bomb("classic", 1, "4 4 4 4 4 4")], 3)
+    assert result.multiplier == 9
+    assert result.scores == [36, -36, 36, -36]
+    assert result.coin_scores == [20, -20, 20, -20]
+    assert result.to_dict()["coin_scores"] == [20, -20, 20, -20]
+
+
+def test_without_a_binding_cap_the_result_has_no_coin_scores():
+    result = score_places(CLASSIC, DOUBLE, [bomb("classic", 1, "4 4 4 4 4")], 2)
+    assert (result.multiplier, result.coin_scores) == (4, None)
+    assert "coin_scores" not in result.to_dict()
+    assert set(score_places(QQ, DOUBLE, []).to_dict()) == {
+        "kou", "finish", "multiplier", "base", "contributions", "scores", "winners",
+        "escaped", "penalty", "cards_left"}
 
 
 # --- RULES §9: tcy ----------------------------------------------------------------------------
@@ -367,9 +421,22 @@ def test_an_escape_penalty_is_twelve_times_the_base_stake():
     assert result.winners == [1, 3]
 
 
-def test_a_classic_escape_has_no_contributions():
-    result = score_escape(CLASSIC, 3, [0, 1, 2, 3], [bomb("classic", 0, "8 8 8 8 8 8")], 4)
-    assert result.scores == [0, 0, 0, -12]
+def test_a_classic_escape_costs_twice_a_double_kou_at_the_current_multipliers():
+    # 底分 × 2 × bomb × level × 2 = 4 units × 3 (the 6-card bomb, whoever played it) × 2.
+    bombs = [bomb("classic", 0, "8 8 8 8 8 8"), bomb("classic", 3, "5 5 5 5 5")]
+    result = score_escape(CLASSIC, 3, [0, 1, 2, 3], bombs, 4, level_multiplier=2)
+    assert result.kou == "escape" and result.escaped == 3
+    assert result.multiplier == 6 and result.level_multiplier == 2
+    assert result.penalty == 24
+    assert result.contributions == [0, 0, 0, 0]
+    assert result.scores == [0, 0, 0, -24]
+    assert result.coin_penalty == 20  # coins: the multiplier counts ×5 at most
+
+
+def test_a_classic_escape_before_any_bomb_costs_four_units_times_the_level():
+    result = score_escape(CLASSIC, 0, [0, 1, 2, 3], [], 4, level_multiplier=3)
+    assert (result.penalty, result.multiplier, result.coin_penalty) == (12, 3, None)
+    assert result.scores == [-12, 0, 0, 0]
 
 
 @pytest.mark.parametrize("coins, doubling", [(False, 4), (True, 2)])

@@ -1,6 +1,7 @@
-"""The rule cases of ``shared/rules/vectors.jsonl``, answered through the engine
-protocol of RULES §11 by one ``python -m games.engine`` process, plus the
-protocol's handling of bad lines."""
+"""The rule cases of ``shared/rules/vectors.jsonl`` and ``vectors-classic.jsonl``
+(classic's scoring, RULES §9), answered through the engine protocol of RULES §11 by
+one ``python -m games.engine`` process each, plus the protocol's handling of bad
+lines."""
 
 import json
 import os
@@ -16,15 +17,18 @@ REPO_ROOT = Path(__file__).resolve().parents[3]
 # The rules live beside the repository (README): shared/rules/vectors.jsonl.
 VECTORS = Path(os.environ.get(
     "SHUANGKOU_VECTORS", REPO_ROOT.parent / "shared" / "rules" / "vectors.jsonl"))
+# Classic's scoring cases (its level multiplier among them), beside the others.
+CLASSIC_VECTORS = Path(os.environ.get(
+    "SHUANGKOU_CLASSIC_VECTORS", VECTORS.with_name("vectors-classic.jsonl")))
 
 # The ops whose vector lines are checked; score and game join when the engine answers them.
 PROTOCOL_OPS = {"classify", "beats", "moves", "score", "game"}
 
 
-def load_vectors() -> list[tuple[int, dict]]:
+def load_vectors(path: Path = VECTORS) -> list[tuple[int, dict]]:
     """(line number, case) for each vector line of an op in PROTOCOL_OPS."""
     cases = []
-    lines = VECTORS.read_text(encoding="utf-8").splitlines()
+    lines = path.read_text(encoding="utf-8").splitlines()
     for number, line in enumerate(lines, start=1):
         if line.strip():
             case = json.loads(line)
@@ -34,6 +38,7 @@ def load_vectors() -> list[tuple[int, dict]]:
 
 
 CASES = load_vectors()
+CLASSIC_CASES = load_vectors(CLASSIC_VECTORS)
 
 
 def run_engine(lines: list[str]) -> list[dict]:
@@ -51,12 +56,22 @@ def run_engine(lines: list[str]) -> list[dict]:
     return [json.loads(reply) for reply in replies]
 
 
+def replies_to(cases: list[tuple[int, dict]]) -> dict[int, dict]:
+    """Line number → the engine's reply to that case (its ``expect`` left out)."""
+    requests = [{key: value for key, value in case.items() if key != "expect"}
+                for _, case in cases]
+    replies = run_engine([json.dumps(request, ensure_ascii=False) for request in requests])
+    return {number: reply for (number, _), reply in zip(cases, replies)}
+
+
 @pytest.fixture(scope="module")
 def vector_replies() -> dict[int, dict]:
-    requests = [{key: value for key, value in case.items() if key != "expect"}
-                for _, case in CASES]
-    replies = run_engine([json.dumps(request, ensure_ascii=False) for request in requests])
-    return {number: reply for (number, _), reply in zip(CASES, replies)}
+    return replies_to(CASES)
+
+
+@pytest.fixture(scope="module")
+def classic_vector_replies() -> dict[int, dict]:
+    return replies_to(CLASSIC_CASES)
 
 
 def check_reply(case: dict, reply: dict) -> None:
@@ -87,6 +102,18 @@ def test_vector(number, case, vector_replies):
 
 def test_the_vectors_cover_every_selected_op():
     assert {case["op"] for _, case in CASES} == PROTOCOL_OPS
+
+
+@pytest.mark.parametrize(("number", "case"), CLASSIC_CASES,
+                         ids=[f"classic-line{number}-{case['op']}"
+                              for number, case in CLASSIC_CASES])
+def test_classic_vector(number, case, classic_vector_replies):
+    check_reply(case, classic_vector_replies[number])
+
+
+def test_the_classic_vectors_score_with_and_without_point_balances():
+    assert {case["op"] for _, case in CLASSIC_CASES} == {"score"}
+    assert {"points" in case for _, case in CLASSIC_CASES} == {True, False}
 
 
 # --- robustness: a bad line gets {"error": ...} on its own line and the engine carries on

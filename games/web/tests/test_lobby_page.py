@@ -61,6 +61,22 @@ def test_a_coin_rooms_stake_fee_and_freeze_are_said_in_words(client):
     assert "at least 1000 coins" in row and "up to 20000 coins are frozen" in row
 
 
+def test_a_classic_coin_room_says_its_fee_is_a_share_of_the_winnings(client):
+    # classic (RULES §9): 10 % of each winner's gain, no A; coins count ×5 at most.
+    room = coin_room("经典 金币", "classic", coefficient=100, fee=0, min_coins=1000,
+                     max_loss=20000)
+    client.force_login(make_player("alice"))
+
+    html = client.get(reverse("lobby"), HTTP_ACCEPT_LANGUAGE="en").content.decode()
+    api = {item["id"]: item for item in client.get("/api/rooms").json()}
+
+    row = re.search(rf'<tr id="room-{room.pk}".*?</tr>', html, re.S)[0]
+    assert "N=100" in row and "fee 10% of each winner's gain" in row and "A=" not in row
+    assert "each winner pays 10% of the gain" in row and "at most ×5" in row
+    assert (api[room.pk]["fee"], api[room.pk]["fee_percent"],
+            api[room.pk]["coin_multiplier_cap"]) == (0, 10, 5)
+
+
 def test_a_room_with_bots_says_how_they_play_in_the_readers_language(client):
     strong = make_room("strong bots", bot_level="strong")
     easy = make_room("easy bots", bot_level="easy")

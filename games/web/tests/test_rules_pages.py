@@ -144,3 +144,63 @@ def test_an_unknown_rule_set_is_404_and_the_page_names_the_rooms_that_use_it(cli
 
     assert client.get(reverse("rules", args=["nope"])).status_code == 404
     assert room.name in page_in(client, reverse("rules", args=["jinyou"]), "zh-hans")
+
+
+# --- classic's details (RULES §9): its ladder, multipliers and money rules ------------------
+
+def test_the_classic_page_shows_its_ladder_multipliers_and_money_rules(client):
+    presets()
+    classic = PRESETS["classic"]
+
+    html = page_in(client, reverse("rules", args=["classic"]), "zh-hans")
+
+    assert rows(html, "ladder", "data-title", "data-needed", "data-factor") == steps(
+        classic.level_ladder)
+    assert "<th scope=\"row\">流浪汉</th>" in html and "<th scope=\"row\">皇帝</th>" in html
+    assert re.search(r'data-factor="8"><td class="num">20</td>', html)
+    assert "积分最少的玩家" in html
+    assert 'class="multiplier-from" data-from="anyone"' in html
+    assert 'data-coin-split="winners_share"' in html and "赢家平分" in html
+    assert 'data-coin-cap="5"' in html and "最多算 ×5" in html
+    assert 'data-fee-percent="10"' in html and "所得的 10%" in html
+    assert 'data-escape-multiplied="yes"' in html and "4 倍底分 × 当时的炸弹倍数 × 等级倍率" in html
+    assert "双扣之后和有人逃跑之后" in html
+    # The 平扣 row pays the 1st and the 4th (平扣第一、四名玩家得一半底分).
+    assert 'data-kou="draw" data-values="1,0,0,1"' in html
+
+
+def test_the_other_pages_have_no_ladder_or_classic_money_rules(client):
+    presets()
+    html = page_in(client, reverse("rules", args=["qq"]), "zh-hans")
+
+    assert 'class="ladder"' not in html and "等级倍率" not in html
+    assert 'data-from="winners"' in html and 'data-coin-split="by_score"' in html
+    assert "data-coin-cap" not in html and "data-fee-percent" not in html
+    assert 'data-escape-multiplied="no"' in html
+
+
+def test_the_classic_ladder_reads_in_english(client):
+    presets()
+    html = page_in(client, reverse("rules", args=["classic"]), "en")
+
+    titles = [row[0] for row in rows(html, "ladder", "data-title")]
+    assert titles[0] == "Vagrant" and titles[-1] == "Emperor" and "Sub-prefect" in titles
+
+
+def test_an_operators_edited_classic_reads_true_on_its_page(client):
+    presets()
+    config = RuleSetConfig.objects.get(name="classic")
+    config.config = {**config.config, "level_ladder": [["新手", 0, 1], ["高手", 5000, 4]],
+                     "winner_fee_percent": 6, "coin_multiplier_cap": 9,
+                     "multiplier_from": "winners", "escape_penalty_units": 6}
+    config.full_clean()
+    config.save()
+
+    html = page_in(client, reverse("rules", args=["classic"]), "zh-hans")
+
+    assert rows(html, "ladder", "data-title", "data-needed", "data-factor") == [
+        ("新手", "0", "1"), ("高手", "5000", "4")]
+    assert 'data-fee-percent="6"' in html and "所得的 6%" in html
+    assert 'data-coin-cap="9"' in html and "最多算 ×9" in html
+    assert 'data-from="winners"' in html
+    assert 'data-escape-units="6"' in html and "6 倍底分 × 当时的炸弹倍数" in html

@@ -1,5 +1,6 @@
 /* What the page reads out of a game's public events beyond the fold's view: the bombs
- * played (with their stars and who played them) and why a seat is in 托管.
+ * played (with their stars and who played them), why a seat is in 托管 and classic's
+ * 等级倍率.
  *
  * Pure: no DOM, no globals (static/js/tests/facts.test.mjs). */
 
@@ -137,4 +138,18 @@ export const URGENT_SECONDS = 5;
  */
 export function countdownUrgent(seconds, machine) {
   return !machine && seconds <= URGENT_SECONDS;
+}
+
+/**
+ * classic's 等级倍率 (RULES §9) to show on the table: while a game runs, the one its deal
+ * froze; between games, that of the players seated now (the table state's
+ * `level_multiplier`). Null for a rule set without a level ladder.
+ */
+export function levelMultiplierOf(view, table) {
+  const running = Boolean(view && (view.status === "playing" || view.status === "dealt"));
+  const deal = running ? view.history.find((event) => event.type === "deal") : null;
+  if (deal && deal.level_multiplier !== undefined) {
+    return deal.level_multiplier;
+  }
+  return table && table.level_multiplier !== undefined ? table.level_multiplier : null;
 }

@@ -1,4 +1,5 @@
-/* The result panel of an ended game: 双扣/单扣/平扣 and the multiplier, base × N, each
+/* The result panel of an ended game: 双扣/单扣/平扣 and the multiplier (in classic with
+ * its 等级倍率, the coins' capped multiplier and the fee's percent), base × N, each
  * seat's place, base, contribution, total, points and coins, the 系统回收 fee in coin
  * rooms, the cards left in each hand, and every bomb with its stars and who played it.
  * The end event gives the rules' result; the settlement (the snapshot's, or the
@@ -54,6 +55,26 @@ export function renderResult() {
   const kou = report && report.kou ? KOU_KEYS[report.kou] || report.kou : result.kou;
   const multiplier = report && report.multiplier !== undefined ? report.multiplier : result.multiplier;
   const parts = [t("kou_" + kou), t("multiplier", { multiplier })];
+  // classic (RULES §9): the 等级倍率 inside the multiplier, whose fewest points set it,
+  // and in coin rooms the multiplier coins counted (capped) and the fee's percent.
+  const level = report && report.level_multiplier !== undefined ? report.level_multiplier
+    : result.level_multiplier;
+  if (level !== undefined && level !== null) {
+    dom.result.dataset.level = String(level);
+    parts.push(report && report.level_title
+      ? t("result_level_title", { multiplier: level, name: seatName(report.level_seat),
+        // The page's titles are in the reader's language; the report's as dealt.
+        title: (config.titles || {})[String(report.level_rung)] || report.level_title })
+      : t("result_level", { multiplier: level }));
+  } else {
+    delete dom.result.dataset.level;
+  }
+  if (report && report.coin_multiplier !== undefined) {
+    parts.push(t("result_coin_multiplier", { multiplier: report.coin_multiplier }));
+  }
+  if (report && report.fee_percent && result.kou !== "escape") { // an escape pays no such fee
+    parts.push(t("result_fee_percent", { percent: report.fee_percent }));
+  }
   if (result.winners && result.winners.length) {
     parts.push(t("winners", { names: result.winners.map(seatName).join(t("list_separator")) }));
   }

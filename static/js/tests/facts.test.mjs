@@ -6,7 +6,8 @@ import { readFileSync } from "node:fs";
 import { test } from "node:test";
 
 import {
-  bombsOf, countdownUrgent, normalBombKind, reportOf, reportSeat, trusteeReason,
+  bombsOf, countdownUrgent, levelMultiplierOf, normalBombKind, reportOf, reportSeat,
+  trusteeReason,
 } from "../table/facts.js";
 import { fold } from "../table/protocol.js";
 
@@ -77,4 +78,18 @@ test("a countdown is urgent in a person's last five seconds, never a bot's", () 
   assert.equal(countdownUrgent(6, false), false);
   assert.equal(countdownUrgent(1, true), false, "a bot's or 托管 seat's short timer");
   assert.equal(countdownUrgent(0, true), false);
+});
+
+test("classic's level multiplier is the running game's deal's, else the table's", () => {
+  const deal = { seq: 1, type: "deal", players: [1, 2, 3, 4], hand_counts: [27, 27, 27, 27],
+    rules: { name: "classic", wildcards: [] }, points: [2500, 9000, 150, 70000],
+    level_multiplier: 3 };
+  const running = { status: "playing", history: [deal] };
+  const ended = { status: "ended", history: [deal] };
+  assert.equal(levelMultiplierOf(running, { level_multiplier: 5 }), 3);
+  assert.equal(levelMultiplierOf(ended, { level_multiplier: 5 }), 5);
+  assert.equal(levelMultiplierOf(null, { level_multiplier: 2 }), 2);
+  // Another rule set: neither the deal nor the table says one.
+  const qq = { status: "playing", history: [{ ...deal, level_multiplier: undefined }] };
+  assert.equal(levelMultiplierOf(qq, { seats: [] }), null);
 });
