@@ -50,18 +50,23 @@ SITE_APP = "shuangkou_site.asgi:application"
 SITE_APP_WITH_STATIC = "games.testing.asgi_with_static:application"
 
 
+def this_database_url() -> str:
+    """The URL of the test database this process uses, for a process a test starts."""
+    database = connection.settings_dict
+    return (f"postgres://{database['USER']}@{database['HOST']}:{database['PORT']}"
+            f"/{database['NAME']}")
+
+
 def start_server(listener: socket.socket, app: str = SITE_APP,
                  env: dict[str, str] | None = None) -> subprocess.Popen:
     """A uvicorn process serving ``app`` on ``listener`` (passed by file descriptor);
     ``env`` adds to or overrides its environment (e.g. the prod settings)."""
-    database = connection.settings_dict
     env = {
         **os.environ,
         "DJANGO_SETTINGS_MODULE": "shuangkou_site.settings.test",
         # The servers must use this test's database, channel-layer and cache prefixes,
         # and deal from this test's seed (the root conftest.py sets it per test).
-        "DATABASE_URL": f"postgres://{database['USER']}@{database['HOST']}:{database['PORT']}"
-                        f"/{database['NAME']}",
+        "DATABASE_URL": this_database_url(),
         "CHANNEL_LAYER_PREFIX": settings.CHANNEL_LAYER_PREFIX,
         "CACHE_KEY_PREFIX": settings.CACHES["default"]["KEY_PREFIX"],
         "GAMES_DEAL_SEED": settings.GAMES_DEAL_SEED,
