@@ -71,3 +71,15 @@ STORAGES = {
 # Error reporting (Sentry) only when SENTRY_DSN is set: web processes and Celery workers
 # both load these settings.
 ERROR_REPORTING = init_error_reporting()
+
+# --- Metrics (shuangkou_site/metrics; docs/operations.md, "Metrics") ---------------------
+# Prometheus scrapes over plain HTTP inside the private network, as the load balancer
+# probes /healthz. A token anyone could guess is no protection, and without the shared
+# folder a scrape would show one process of several.
+SECURE_REDIRECT_EXEMPT = [*SECURE_REDIRECT_EXEMPT, r"^metrics$"]
+if METRICS_TOKEN and len(METRICS_TOKEN) < 32:  # noqa: F405
+    raise ImproperlyConfigured("METRICS_TOKEN must be at least 32 characters long.")
+if METRICS_TOKEN and not os.environ.get("PROMETHEUS_MULTIPROC_DIR"):  # noqa: F405
+    raise ImproperlyConfigured(
+        "Set PROMETHEUS_MULTIPROC_DIR (a folder the host's web processes and Celery workers "
+        "share, emptied before they start) when METRICS_TOKEN is set.")
