@@ -83,3 +83,20 @@ if METRICS_TOKEN and not os.environ.get("PROMETHEUS_MULTIPROC_DIR"):  # noqa: F4
     raise ImproperlyConfigured(
         "Set PROMETHEUS_MULTIPROC_DIR (a folder the host's web processes and Celery workers "
         "share, emptied before they start) when METRICS_TOKEN is set.")
+
+# --- Structured logs (shuangkou_site/json_logs.py; docs/operations.md, "Logs") -----------
+# One JSON object a line: time, level, logger, message and the record's extra fields (the
+# games.timing lines' what/game/seq/ms). uvicorn's own loggers and Python's warnings write
+# through it too; Celery processes log through LOGGING as well (shuangkou_site.
+# celery_logging). Dev and tests keep base's readable lines.
+LOGGING_CONFIG = "shuangkou_site.json_logs.configure"
+LOGGING = {
+    **LOGGING,  # noqa: F405
+    "formatters": {"json": {"()": "shuangkou_site.json_logs.SiteJsonFormatter"}},
+    "handlers": {"console": {"class": "logging.StreamHandler", "formatter": "json"}},
+    "loggers": {
+        **LOGGING["loggers"],  # noqa: F405
+        "uvicorn": {"handlers": ["console"], "propagate": False},
+        "uvicorn.access": {"handlers": ["console"], "propagate": False},
+    },
+}
