@@ -3,7 +3,9 @@ from psycopg_pool's own figures. Sampled, not hooked: the web process's loop pro
 (.process_watch) samples every second, a Celery worker after each task.
 
 ``pop_stats`` hands over the counters gathered since the last sample and starts them
-again, so each sample adds only what is new to the Prometheus counters.
+again, so each sample adds only what is new to the Prometheus counters. (A count the
+pool makes on another thread at that very moment may be lost: these are figures for
+graphs, not money.)
 """
 
 from __future__ import annotations
