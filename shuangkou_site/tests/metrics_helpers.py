@@ -2,9 +2,27 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+from contextlib import contextmanager
+
+from django.test import Client
 from prometheus_client.parser import text_string_to_metric_families
 
+from shuangkou_site.celery import app as celery_app
+
 Samples = dict[tuple[str, frozenset], float]
+
+# The tests' METRICS_TOKEN (production wants at least 32 characters).
+TOKEN = "metrics-token-of-the-tests-0123456789abcdef"
+
+
+def scrape_here() -> Samples:
+    """/metrics of this process, through Django's test client, with TOKEN (which the
+    test puts in settings.METRICS_TOKEN)."""
+    response = Client(HTTP_HOST="127.0.0.1").get("/metrics",
+                                                 HTTP_AUTHORIZATION=f"Bearer {TOKEN}")
+    assert response.status_code == 200, response
+    return parse_samples(response.content.decode())
 
 
 def parse_samples(text: str) -> Samples:
@@ -25,3 +43,16 @@ def total(samples: Samples, name: str) -> float:
 def label_values(samples: Samples, name: str, label: str) -> set[str]:
     return {dict(labels)[label] for (found, labels), _ in samples.items()
             if found == name and label in dict(labels)}
+
+
+@contextmanager
+def celery_broker(url: str) -> Iterator[None]:
+    """This process's Celery app, and so the scrapes' queue depths, on the broker at
+    ``url``, tasks no longer eager; as it was after the block."""
+    kept = {"broker_url": celery_app.conf.broker_url,
+            "task_always_eager": celery_app.conf.task_always_eager}
+    celery_app.conf.update(broker_url=url, task_always_eager=False)
+    try:
+        yield
+    finally:
+        celery_app.conf.update(**kept)

@@ -12,39 +12,24 @@ import signal
 import subprocess
 import sys
 import time
-from contextlib import contextmanager
 
 import pytest
-from django.test import Client
 from prometheus_client import CollectorRegistry, generate_latest, multiprocess
 
 from games.testing.server_helpers import ROOT, private_redis, this_database_url
 from shuangkou_site.celery import app as celery_app
-from shuangkou_site.tests.metrics_helpers import Samples, parse_samples, sample
+from shuangkou_site.tests.metrics_helpers import (
+    TOKEN,
+    Samples,
+    celery_broker,
+    parse_samples,
+    sample,
+    scrape_here,
+)
 
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.slow]
 
-TOKEN = "metrics-token-of-the-celery-test-0123456789abcdef"
 TASK = "games.tasks.sweep_tables_task"  # harmless on an empty database
-
-
-@contextmanager
-def broker(url: str):
-    """This process's Celery app and scrapes on ``url``, tasks no longer eager."""
-    kept = {"broker_url": celery_app.conf.broker_url,
-            "task_always_eager": celery_app.conf.task_always_eager}
-    celery_app.conf.update(broker_url=url, task_always_eager=False)
-    try:
-        yield
-    finally:
-        celery_app.conf.update(**kept)
-
-
-def scrape() -> Samples:
-    response = Client(HTTP_HOST="127.0.0.1").get("/metrics",
-                                                 HTTP_AUTHORIZATION=f"Bearer {TOKEN}")
-    assert response.status_code == 200
-    return parse_samples(response.content.decode())
 
 
 def folder_samples(folder: str) -> Samples:
@@ -83,12 +68,12 @@ def stop_worker(worker: subprocess.Popen) -> str:
 def test_queue_depths_task_lags_and_the_workers_pool_reach_the_metrics(settings, tmp_path):
     settings.METRICS_TOKEN = TOKEN
     folder = str(tmp_path)
-    with private_redis() as redis_url, broker(redis_url):
+    with private_redis() as redis_url, celery_broker(redis_url):
         with celery_app.connection_for_write(redis_url) as connection:
             for _ in range(3):
                 celery_app.send_task(TASK, queue="celery", connection=connection)
             celery_app.send_task(TASK, queue=settings.GAMES_BOT_QUEUE, connection=connection)
-        queued = scrape()
+        queued = scrape_here()
 
         worker = start_worker(redis_url, folder)
         try:
@@ -98,7 +83,7 @@ def test_queue_depths_task_lags_and_the_workers_pool_reach_the_metrics(settings,
                 assert worker.poll() is None, worker.communicate()[0]
                 assert time.monotonic() < deadline, "the worker did not run the tasks"
                 time.sleep(0.2)
-            drained = scrape()
+            drained = scrape_here()
             working = folder_samples(folder)
         finally:
             output = stop_worker(worker)

@@ -8,10 +8,9 @@ import pytest
 from django.contrib.auth import get_user_model
 from django.test import Client
 
+from games.testing.server_helpers import refusing_port
 from shuangkou_site.metrics.exposition import forget_dead_processes
-from shuangkou_site.tests.metrics_helpers import parse_samples, sample
-
-TOKEN = "metrics-token-of-the-endpoint-tests-0123456789"
+from shuangkou_site.tests.metrics_helpers import TOKEN, celery_broker, parse_samples, sample
 
 
 @pytest.fixture
@@ -56,6 +55,18 @@ def test_the_token_gets_the_metrics_in_prometheus_text_format(client, settings):
     assert sample(samples, "shuangkou_metrics_source_up", source="database") == 1
     assert sample(samples, "shuangkou_tables_playing") == 0
     assert ("shuangkou_action_seconds_count", frozenset({("stage", "committed")})) in samples
+
+
+@pytest.mark.django_db
+def test_a_broker_that_refuses_leaves_the_depths_out_and_the_scrape_answers(client, settings):
+    settings.METRICS_TOKEN = TOKEN
+    with refusing_port() as port, celery_broker(f"redis://127.0.0.1:{port}/0"):
+        response = client.get("/metrics", HTTP_AUTHORIZATION=f"Bearer {TOKEN}")
+    assert response.status_code == 200
+    samples = parse_samples(response.content.decode())
+    assert sample(samples, "shuangkou_metrics_source_up", source="broker") == 0
+    assert sample(samples, "shuangkou_metrics_source_up", source="database") == 1
+    assert not any(name == "shuangkou_celery_queue_depth" for name, _ in samples)
 
 
 def test_a_dead_processs_live_gauges_are_forgotten_and_a_live_ones_kept(tmp_path):

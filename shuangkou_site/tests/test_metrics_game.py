@@ -7,7 +7,6 @@ from __future__ import annotations
 import asyncio
 
 import pytest
-from django.test import Client
 
 from games.live.seating import room_quick_join
 from games.live.sweeps import sweep_deadlines
@@ -22,19 +21,11 @@ from games.testing.live_helpers import (
     run,
     start_game,
 )
-from shuangkou_site.tests.metrics_helpers import Samples, parse_samples, sample, total
+from shuangkou_site.tests.metrics_helpers import TOKEN, Samples, sample, scrape_here, total
 
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.slow]
 private_channel_layer = live_helpers.private_channel_layer
 
-TOKEN = "metrics-token-of-the-game-test-0123456789abcdef"
-
-
-def scrape() -> Samples:
-    response = Client(HTTP_HOST="127.0.0.1").get("/metrics",
-                                                 HTTP_AUTHORIZATION=f"Bearer {TOKEN}")
-    assert response.status_code == 200
-    return parse_samples(response.content.decode())
 
 
 def actions_count(samples: Samples, stage: str) -> float:
@@ -55,12 +46,12 @@ def test_a_game_played_over_sockets_shows_in_the_metrics(settings):
     seen: dict[str, Samples] = {}
 
     async def scenario() -> int:
-        seen["before"] = await db(scrape)()
+        seen["before"] = await db(scrape_here)()
         clients = await connect_all(table_id, alice, bob, watcher)
         players, spectator = clients[:2], clients[2]
-        seen["connected"] = await db(scrape)()
+        seen["connected"] = await db(scrape_here)()
         game_id = await start_game(players)  # two bots fill the other seats
-        seen["dealt"] = await db(scrape)()
+        seen["dealt"] = await db(scrape_here)()
 
         waiting = next(client for client in players if not client.my_turn)
         await waiting.send({"type": "pass", "seq": waiting.seq})  # not its turn
@@ -68,18 +59,18 @@ def test_a_game_played_over_sockets_shows_in_the_metrics(settings):
         waiting.errors.clear()
 
         await db(expire_turn)(game_id)
-        seen["expired"] = await db(scrape)()
+        seen["expired"] = await db(scrape_here)()
         assert await db(sweep_deadlines)() == 1  # the person to play times out
         for client in clients:
             await client.expect("events")
 
         await asyncio.gather(*(client.play_until_settled() for client in players),
                              spectator.follow_until_settled())
-        seen["settled"] = await db(scrape)()
+        seen["settled"] = await db(scrape_here)()
         for client in clients:
             assert client.errors == [], client
             await client.close()
-        seen["closed"] = await db(scrape)()
+        seen["closed"] = await db(scrape_here)()
         return game_id
 
     game_id = run(scenario)

@@ -18,11 +18,16 @@ from games.loadtest.socket_player import BotClient, Stats
 from games.management.commands.loadtest_prepare import _session_for
 from games.testing.live_helpers import make_room
 from games.testing.server_helpers import served
-from shuangkou_site.tests.metrics_helpers import Samples, label_values, parse_samples, sample
+from shuangkou_site.tests.metrics_helpers import (
+    TOKEN,
+    Samples,
+    label_values,
+    parse_samples,
+    sample,
+)
 
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.slow]
 
-TOKEN = "metrics-token-of-the-two-process-test-0123456789"
 
 
 def scrape(port: int) -> Samples:
