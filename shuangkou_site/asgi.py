@@ -10,12 +10,14 @@ os.environ.setdefault("DJANGO_SETTINGS_MODULE", "shuangkou_site.settings.dev")
 django_asgi_app = get_asgi_application()
 
 from channels.auth import AuthMiddlewareStack  # noqa: E402
-from channels.routing import ProtocolTypeRouter, URLRouter  # noqa: E402
+from channels.routing import URLRouter  # noqa: E402
 from channels.security.websocket import AllowedHostsOriginValidator  # noqa: E402
 
 from games.live.routing import websocket_urlpatterns  # noqa: E402
+from shuangkou_site.metrics.process_watch import WatchedProtocolRouter  # noqa: E402
 
-application = ProtocolTypeRouter(
+# Watched: the process's event-loop lag and pool figures (shuangkou_site.metrics).
+application = WatchedProtocolRouter(
     {
         "http": django_asgi_app,
         "websocket": AllowedHostsOriginValidator(

@@ -8,10 +8,12 @@ from fair_play import api as fair_play_api
 from stats import api as stats_api
 
 from . import views
+from .metrics import views as metrics_views
 
 urlpatterns = [
     path("", views.home, name="home"),
     path("healthz", views.healthz, name="healthz"),
+    path("metrics", metrics_views.metrics, name="metrics"),
     path("", include("accounts.urls")),
     path("", include("games.urls")),
     path("", include("ledger.page_urls")),

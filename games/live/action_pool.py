@@ -40,6 +40,15 @@ async def execute(sql: str, params: dict) -> tuple[int, tuple | None]:
         return cursor.rowcount, row
 
 
+def opened_pool() -> AsyncConnectionPool | None:
+    """This loop's pool once it has opened (its usage figures: shuangkou_site.metrics),
+    else None. Call on the loop."""
+    opening = _pools.get(asyncio.get_running_loop())
+    if opening is None or not opening.done() or opening.cancelled() or opening.exception():
+        return None
+    return opening.result()
+
+
 async def close() -> None:
     """Close this loop's pool, if it has one (before the loop ends)."""
     opening = _pools.pop(asyncio.get_running_loop(), None)

@@ -21,6 +21,7 @@ from django.utils import timezone
 
 from games.live.snapshots import table_state
 from games.models import GameRecord, Table
+from shuangkou_site.metrics.action_clock import events_sent
 
 LOBBY_GROUP = "lobby"
 SEND_TIMEOUT_SECONDS = 5
@@ -127,6 +128,8 @@ def _start_send(layer, group: str, message: dict) -> None:
                                                   SEND_TIMEOUT_SECONDS))
     _sending.add(task)
     task.add_done_callback(functools.partial(_sent, message.get("game")))
+    if message.get("type") == "game.events":
+        task.add_done_callback(_events_sent)  # an action's broadcast, for its latency
 
 
 def _sent(game_id: int | None, task: asyncio.Task) -> None:
@@ -138,6 +141,10 @@ def _sent(game_id: int | None, task: asyncio.Task) -> None:
             marking = asyncio.ensure_future(database_sync_to_async(mark_undelivered)(game_id))
             _sending.add(marking)
             marking.add_done_callback(_marked)
+
+
+def _events_sent(task: asyncio.Task) -> None:
+    events_sent(delivered=not task.cancelled() and task.exception() is None)
 
 
 def _marked(task: asyncio.Task) -> None:

@@ -70,6 +70,7 @@ from ledger.models import Currency
 from ledger.selectors import coin_wallets, point_balances
 from ledger.services import LedgerError, balance_of, freeze_game_coins
 from shuangkou_site.celery import app as celery_app
+from shuangkou_site.metrics.action_clock import action_committed
 
 logger = logging.getLogger(__name__)
 
@@ -192,6 +193,8 @@ def game_act(*, user_id: int, game_id: int, action: str, cards: str | list | Non
             raise
         written = _write_step(warm, mark)
         if written is not None:
+            if written[0] is not None:
+                action_committed()  # its latency (shuangkou_site.metrics)
             return written[1]
         # The row moved on since this engine was current: it is dropped, and the next
         # attempt loads the game afresh.
@@ -249,6 +252,7 @@ async def _act_on_loop(user_id: int, game_id: int, action: str, *, cards, readin
             return None, [], False
         if not await append_step_on_loop(step):
             continue
+        action_committed()  # its latency (shuangkou_site.metrics)
         strong = is_strong_turn(warm.facts, warm.game)  # before another step moves it on
         warm_engines.remember(warm)
         public = [event_for(event, None) for event in step.events]

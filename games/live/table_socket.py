@@ -39,6 +39,7 @@ from games.live.private_tables import may_watch
 from games.live.snapshots import engine_snapshot, game_view, table_state
 from games.models import GameRecord, Seat, Table
 from ledger.selectors import coin_wallet
+from shuangkou_site.metrics.action_clock import action_received
 
 logger = logging.getLogger(__name__)
 
@@ -143,6 +144,7 @@ class TableConsumer(DirectDispatchMixin, AsyncJsonWebsocketConsumer):
         # The last resort: an exception escaping a handler ends the consumer without its
         # disconnect handling (the seat stayed `connected`, no 托管; issue #11). Whatever
         # a message sets off is answered, and the socket stays open.
+        action_received()  # where an action's latency starts (shuangkou_site.metrics)
         try:
             await self._receive(text_data)
         except Exception:

@@ -3,10 +3,14 @@ each action took to commit or be refused, how late the sweeper claimed an expire
 how long an ended game waited for its settlement, and the web process's long garbage
 collections (every table of the process waits for them).
 
-Kept cheap for the hot path: two ``perf_counter`` calls per action, and ``logging``
-formats a line only when the logger is enabled (GAMES_TIMING_LOG_LEVEL=WARNING silences
-them all). Each line is ``<what> key=value …`` with times in milliseconds, for grep and
-log pipelines alike."""
+Kept cheap for the hot path: two ``perf_counter`` calls per action, and a line is made
+only when the logger is enabled (GAMES_TIMING_LOG_LEVEL=WARNING silences them all). Each
+line is ``<what> key=value …`` with times in milliseconds, for grep; the same values are
+the record's attributes (``what``, ``game``, ``seq``, ``ms``, …), which production's JSON
+log lines carry as fields (settings/prod.py).
+
+The same moments feed the metrics (shuangkou_site.metrics): refusals, sweeps and
+settlements are observed whatever the log level."""
 
 from __future__ import annotations
 
@@ -19,6 +23,8 @@ import time
 from django.utils import timezone
 
 from games.errors import ActionError
+from shuangkou_site.metrics.action_clock import action_refused
+from shuangkou_site.metrics.instruments import SETTLEMENT_LAG_SECONDS, SWEEPER_LAG_SECONDS
 
 logger = logging.getLogger("games.timing")
 
@@ -56,43 +62,52 @@ def timed_action(function):
 
 
 def _log_refused(kwargs: dict, error: ActionError, started: float) -> None:
-    logger.info("action-refused game=%s action=%s code=%s ms=%.2f",
-                kwargs.get("game_id"), kwargs.get("action"), error.code or "-",
-                (time.perf_counter() - started) * 1000)
+    action_refused(error.code or "-")
+    _line("action-refused", game=kwargs.get("game_id"), action=kwargs.get("action"),
+          code=error.code or "-", ms=round((time.perf_counter() - started) * 1000, 2))
 
 
 def _log_committed(kwargs: dict, events: list[dict], started: float) -> None:
-    logger.info("action-commit game=%s action=%s events=%d seq=%s ms=%.2f",
-                kwargs.get("game_id"), kwargs.get("action"), len(events),
-                events[-1]["seq"] if events else "-",
-                (time.perf_counter() - started) * 1000)
+    _line("action-commit", game=kwargs.get("game_id"), action=kwargs.get("action"),
+          events=len(events), seq=events[-1]["seq"] if events else "-",
+          ms=round((time.perf_counter() - started) * 1000, 2))
 
 
 def log_sweep_lag(record) -> None:
     """The sweeper claimed the expired turn of ``record``: how long after its deadline."""
     if record.deadline is not None:
-        logger.info("sweep-lag game=%s seq=%s ms=%.0f", record.pk, record.seq,
-                    (timezone.now() - record.deadline).total_seconds() * 1000)
+        seconds = (timezone.now() - record.deadline).total_seconds()
+        SWEEPER_LAG_SECONDS.observe(max(0.0, seconds))
+        _line("sweep-lag", game=record.pk, seq=record.seq, ms=round(seconds * 1000))
 
 
 def log_strong_move(game_id: int, seq: int, started: float, moved: bool) -> None:
     """A strong bot's task (games.live.strong_bots) thought from ``started`` and wrote
     its move, or found the game moved on meanwhile: its wall time, search included."""
-    logger.info("strong-move game=%s seq=%s moved=%s ms=%.0f", game_id, seq,
-                "yes" if moved else "no", (time.perf_counter() - started) * 1000)
+    _line("strong-move", game=game_id, seq=seq, moved="yes" if moved else "no",
+          ms=round((time.perf_counter() - started) * 1000))
 
 
 def log_strong_backstop(game_id: int, seq: int) -> None:
     """A strong bot's deadline passed before its move came: the sweeper played the table
     bot's move for it (a worker too slow or missing, a task lost)."""
-    logger.info("strong-backstop game=%s seq=%s", game_id, seq)
+    _line("strong-backstop", game=game_id, seq=seq)
 
 
 def log_settlement_lag(record) -> None:
     """``record`` was just settled: how long after its end."""
     if record.ended_at is not None and record.settled_at is not None:
-        logger.info("settlement-lag game=%s ms=%.0f", record.pk,
-                    (record.settled_at - record.ended_at).total_seconds() * 1000)
+        seconds = (record.settled_at - record.ended_at).total_seconds()
+        SETTLEMENT_LAG_SECONDS.observe(max(0.0, seconds))
+        _line("settlement-lag", game=record.pk, ms=round(seconds * 1000))
+
+
+def _line(what: str, **fields) -> None:
+    """One timing line, ``<what> key=value …``, its values also the record's attributes.
+    Nothing is made when the logger is off."""
+    if logger.isEnabledFor(logging.INFO):
+        text = " ".join([what, *(f"{name}={value}" for name, value in fields.items())])
+        logger.info(text, extra={"what": what, **fields})
 
 
 GC_PAUSE_LOG_MS = 20  # shorter collections are not worth a line
@@ -111,7 +126,7 @@ class GcPauseLog:
             return
         ms = (time.perf_counter() - self._began) * 1000
         if ms >= GC_PAUSE_LOG_MS:
-            logger.info("gc-pause generation=%s ms=%.0f", info.get("generation"), ms)
+            _line("gc-pause", generation=info.get("generation"), ms=round(ms))
 
 
 def log_gc_pauses() -> None:

@@ -45,23 +45,54 @@ def refusing_port() -> Iterator[int]:
         holder.close()
 
 
+@contextmanager
+def private_redis() -> Iterator[str]:
+    """A redis-server of the block's own, on a free port, with nothing saved to disk: its
+    URL. For a test that must not touch the shared Redis (a broker's queues)."""
+    holder = socket.socket()
+    holder.bind(("127.0.0.1", 0))
+    port = holder.getsockname()[1]
+    holder.close()  # redis-server binds it itself
+    server = subprocess.Popen(["redis-server", "--port", str(port), "--bind", "127.0.0.1",
+                               "--save", "", "--appendonly", "no"],
+                              stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    try:
+        deadline = time.monotonic() + 30
+        while True:
+            try:
+                socket.create_connection(("127.0.0.1", port), timeout=1).close()
+                break
+            except OSError:
+                assert server.poll() is None and time.monotonic() < deadline, \
+                    "redis-server did not start"
+                time.sleep(0.05)
+        yield f"redis://127.0.0.1:{port}/0"
+    finally:
+        stop_server(server)
+
+
 SITE_APP = "shuangkou_site.asgi:application"
 # The same, with the static files (CSS, scripts) served as well: for a browser.
 SITE_APP_WITH_STATIC = "games.testing.asgi_with_static:application"
+
+
+def this_database_url() -> str:
+    """The URL of the test database this process uses, for a process a test starts."""
+    database = connection.settings_dict
+    return (f"postgres://{database['USER']}@{database['HOST']}:{database['PORT']}"
+            f"/{database['NAME']}")
 
 
 def start_server(listener: socket.socket, app: str = SITE_APP,
                  env: dict[str, str] | None = None) -> subprocess.Popen:
     """A uvicorn process serving ``app`` on ``listener`` (passed by file descriptor);
     ``env`` adds to or overrides its environment (e.g. the prod settings)."""
-    database = connection.settings_dict
     env = {
         **os.environ,
         "DJANGO_SETTINGS_MODULE": "shuangkou_site.settings.test",
         # The servers must use this test's database, channel-layer and cache prefixes,
         # and deal from this test's seed (the root conftest.py sets it per test).
-        "DATABASE_URL": f"postgres://{database['USER']}@{database['HOST']}:{database['PORT']}"
-                        f"/{database['NAME']}",
+        "DATABASE_URL": this_database_url(),
         "CHANNEL_LAYER_PREFIX": settings.CHANNEL_LAYER_PREFIX,
         "CACHE_KEY_PREFIX": settings.CACHES["default"]["KEY_PREFIX"],
         "GAMES_DEAL_SEED": settings.GAMES_DEAL_SEED,

@@ -371,3 +371,12 @@ CELERY_BEAT_SCHEDULE = {
     "sweep-unsettled": {"task": "games.tasks.sweep_unsettled_task", "schedule": 30.0,
                         "options": {"expires": 30.0}},
 }
+
+# --- Metrics (shuangkou_site/metrics; docs/operations.md, "Metrics") ---------------------
+# GET /metrics answers only `Authorization: Bearer <METRICS_TOKEN>` (401 otherwise); with
+# no token set it is a 404: the endpoint is off. Processes of one host add up their
+# metrics through the folder in the PROMETHEUS_MULTIPROC_DIR environment variable (read
+# by prometheus-client itself, before any setting): unset, each process reports its own.
+METRICS_TOKEN = os.environ.get("METRICS_TOKEN", "")
+# How long a scrape waits for the broker when it reads the Celery queues' depths.
+METRICS_BROKER_TIMEOUT_SECONDS = float(os.environ.get("METRICS_BROKER_TIMEOUT_SECONDS", "1"))

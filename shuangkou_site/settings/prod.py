@@ -71,3 +71,32 @@ STORAGES = {
 # Error reporting (Sentry) only when SENTRY_DSN is set: web processes and Celery workers
 # both load these settings.
 ERROR_REPORTING = init_error_reporting()
+
+# --- Metrics (shuangkou_site/metrics; docs/operations.md, "Metrics") ---------------------
+# Prometheus scrapes over plain HTTP inside the private network, as the load balancer
+# probes /healthz. A token anyone could guess is no protection, and without the shared
+# folder a scrape would show one process of several.
+SECURE_REDIRECT_EXEMPT = [*SECURE_REDIRECT_EXEMPT, r"^metrics$"]
+if METRICS_TOKEN and len(METRICS_TOKEN) < 32:  # noqa: F405
+    raise ImproperlyConfigured("METRICS_TOKEN must be at least 32 characters long.")
+if METRICS_TOKEN and not os.environ.get("PROMETHEUS_MULTIPROC_DIR"):  # noqa: F405
+    raise ImproperlyConfigured(
+        "Set PROMETHEUS_MULTIPROC_DIR (a folder the host's web processes and Celery workers "
+        "share, emptied before they start) when METRICS_TOKEN is set.")
+
+# --- Structured logs (shuangkou_site/json_logs.py; docs/operations.md, "Logs") -----------
+# One JSON object a line: time, level, logger, message and the record's extra fields (the
+# games.timing lines' what/game/seq/ms). uvicorn's own loggers and Python's warnings write
+# through it too; Celery processes log through LOGGING as well (shuangkou_site.
+# celery_logging). Dev and tests keep base's readable lines.
+LOGGING_CONFIG = "shuangkou_site.json_logs.configure"
+LOGGING = {
+    **LOGGING,  # noqa: F405
+    "formatters": {"json": {"()": "shuangkou_site.json_logs.SiteJsonFormatter"}},
+    "handlers": {"console": {"class": "logging.StreamHandler", "formatter": "json"}},
+    "loggers": {
+        **LOGGING["loggers"],  # noqa: F405
+        "uvicorn": {"handlers": ["console"], "propagate": False},
+        "uvicorn.access": {"handlers": ["console"], "propagate": False},
+    },
+}

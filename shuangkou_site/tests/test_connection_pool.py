@@ -6,18 +6,11 @@ import os
 import threading
 
 import pytest
-from django.db import connection
 
 from games.testing.connection_count import connections_named, hammer
-from games.testing.server_helpers import served
+from games.testing.server_helpers import served, this_database_url
 
 POOL_MAX = 4
-
-
-def _dsn() -> str:
-    database = connection.settings_dict
-    return (f"postgres://{database['USER']}@{database['HOST']}:{database['PORT']}"
-            f"/{database['NAME']}")
 
 
 @pytest.mark.slow
@@ -42,7 +35,7 @@ def test_a_prod_server_holds_at_most_the_pools_connections_after_200_requests():
     def watch() -> None:
         nonlocal peak
         while not done.is_set():
-            peak = max(peak, connections_named(_dsn(), application_name))
+            peak = max(peak, connections_named(this_database_url(), application_name))
             done.wait(0.05)
 
     with served(env=prod) as [port]:
@@ -54,7 +47,7 @@ def test_a_prod_server_holds_at_most_the_pools_connections_after_200_requests():
         finally:
             done.set()
             watcher.join()
-        after = connections_named(_dsn(), application_name)
+        after = connections_named(this_database_url(), application_name)
         print(f"pool max_size {POOL_MAX}: peak {peak} connections during 200 requests, "
               f"{after} after")
 

@@ -3,8 +3,14 @@ coin games concurrently on the configured database and print the figures.
 
 Worker processes (not threads: the ORM is CPU-bound and threads share one GIL)
 first freeze every game's stakes, then settle every game, each phase timed on
-its own; settlements/s and the settle latency are the headline. The audit runs
-at the end and must be clean.
+its own; settlements/s and the settle latency are the headline. Then ``pgbench -N``
+runs on the same database with as many clients (ledger.pgbench_reference), and the
+ratio of the two says how much of the server's plain write rate a settlement gets,
+whatever the machine. The audit runs at the end and must be clean.
+
+The workers are forked, and a connection pool (settings.base.pooled_postgres) must
+never cross a fork: a child that inherits it shares the parent's sockets (GUIDE). The
+pools are closed before the fork, and each worker's at the end of each of its jobs.
 """
 
 from __future__ import annotations
@@ -24,6 +30,7 @@ from games.engine.patterns import classify
 from games.engine.presets import PRESETS
 from games.engine.scoring import bomb_record, score_places
 from ledger.audit import ledger_violations
+from ledger.pgbench_reference import PgbenchUnavailable, pgbench_tps
 from ledger.services import freeze_game_coins, grant_coins, settle_game
 
 BOMBS = ["7 7 7 7", "9 9 9 9 9", "Q Q Q Q Q Q", "SJ SJ BJ", "5 5 5 5 5 5 5 BJ",
@@ -43,7 +50,6 @@ def random_scores(rng: random.Random) -> list[int]:
 def _run_phase(job: tuple) -> tuple[list[float], list[str]]:
     """One worker's share of a phase: returns latencies (s) and errors."""
     phase, games = job
-    db.connections.close_all()  # a forked worker opens its own connection
     users = {user.pk: user for user in User.objects.filter(
         pk__in={pk for game in games for pk in game[1]})}
     latencies, errors = [], []
@@ -60,8 +66,18 @@ def _run_phase(job: tuple) -> tuple[list[float], list[str]]:
             errors.append(f"{phase} {key}: {error!r}")
             continue
         latencies.append(perf_counter() - started)
-    db.connections.close_all()
+    close_pools()  # this worker's own: closed while the worker can still say goodbye
     return latencies, errors
+
+
+def close_pools() -> None:
+    """Close every database connection of this process and its pool, if it has one:
+    a process that forks next gives its children none to inherit, and they open
+    their own pools on first use."""
+    for connection in db.connections.all(initialized_only=True):
+        connection.close()
+        if getattr(connection, "pool", None) is not None:
+            connection.close_pool()
 
 
 class Command(BaseCommand):
@@ -72,11 +88,14 @@ class Command(BaseCommand):
         parser.add_argument("--workers", type=int, default=4)
         parser.add_argument("--players", type=int, default=40)
         parser.add_argument("--seed", type=int, default=1)
+        parser.add_argument("--pgbench-seconds", type=int, default=10,
+                            help="how long pgbench -N runs beside it (0: not at all)")
 
     def handle(self, *args, games: int, workers: int, players: int, seed: int,
-               **options) -> None:
-        if games < 1 or workers < 1 or players < 4:
-            raise CommandError("need at least 1 game, 1 worker and 4 players")
+               pgbench_seconds: int, **options) -> None:
+        if games < 1 or workers < 1 or players < 4 or pgbench_seconds < 0:
+            raise CommandError("need at least 1 game, 1 worker and 4 players, "
+                               "and pgbench seconds of 0 or more")
         run = uuid.uuid4().hex[:8]
         rng = random.Random(seed)
         users = []
@@ -87,7 +106,7 @@ class Command(BaseCommand):
         plan = [(f"bench:{run}:{game}", [user.pk for user in rng.sample(users, 4)],
                  random_scores(rng)) for game in range(games)]
         shares = [plan[number::workers] for number in range(workers)]
-        db.connections.close_all()  # no connection may cross the fork
+        close_pools()  # no connection, and no pool, may cross the fork
         failed = False
         with multiprocessing.get_context("fork").Pool(workers) as pool:
             for phase in ("freeze", "settle"):
@@ -97,7 +116,9 @@ class Command(BaseCommand):
                 latencies = [value for values, _ in results for value in values]
                 errors = [error for _, found in results for error in found]
                 failed |= bool(errors)
-                self._report(phase, latencies, errors, seconds, workers)
+                rate = self._report(phase, latencies, errors, seconds, workers)
+        if pgbench_seconds:
+            self._compare_with_pgbench(rate, clients=workers, seconds=pgbench_seconds)
         violations = ledger_violations()
         self.stdout.write("audit: clean" if not violations
                           else f"audit: {len(violations)} violation(s)")
@@ -106,8 +127,20 @@ class Command(BaseCommand):
         if violations or failed:
             raise CommandError("benchmark failed")
 
+    def _compare_with_pgbench(self, settlements_per_second: float, *, clients: int,
+                              seconds: int) -> None:
+        try:
+            tps = pgbench_tps(clients=clients, seconds=seconds)
+        except PgbenchUnavailable as error:
+            self.stdout.write(f"pgbench: {error}")
+            return
+        self.stdout.write(f"pgbench -N ({clients} clients, {seconds} s, scale 1, same "
+                          f"database): {tps:.0f} TPS")
+        self.stdout.write(f"settlements/s ÷ pgbench TPS = {settlements_per_second / tps:.3f}")
+
     def _report(self, phase: str, latencies: list[float], errors: list[str], seconds: float,
-                workers: int) -> None:
+                workers: int) -> float:
+        """Print the phase's line; return its rate per second."""
         for error in errors[:10]:
             self.stderr.write(error)
         done = len(latencies)
@@ -120,3 +153,4 @@ class Command(BaseCommand):
             line += (f"; latency median {statistics.median(latencies) * 1000:.1f} ms, "
                      f"p99 {p99 * 1000:.1f} ms")
         self.stdout.write(line + (f"; {len(errors)} errors" if errors else ""))
+        return done / seconds
