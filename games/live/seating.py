@@ -7,6 +7,7 @@ from datetime import timedelta
 
 from django.conf import settings
 from django.db import IntegrityError, transaction
+from django.db.models import Max
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
@@ -33,20 +34,56 @@ def room_quick_join(*, user: User, room_id: int) -> Seat:
             return existing
         raise ActionError(_("你已在 %(table)s 就座，请先离座"), {"table": existing.table})
     _check_can_sit(user, room)
+    # Most joins find a seat here, each table locked on its own: no room-wide wait.
+    seat = _sit_at_a_free_table(user, room)
+    if seat is not None:
+        return seat
+    # None free: look again and open a table as one step with the room locked, so
+    # that joins arriving together fill the table the first of them opened instead of
+    # each opening one of their own.
+    with transaction.atomic():
+        lock_room(room.pk)
+        return _sit_at_a_free_table(user, room) \
+            or table_sit(user=user, table_id=table_create(room).pk)
+
+
+# Refusals of a sit that only say this table's seats went to others meanwhile.
+SEAT_GONE = frozenset({"table_full", "seat_taken", "table_playing"})
+
+
+def _sit_at_a_free_table(user: User, room: Room) -> Seat | None:
     # Never a private table (好友房): only its invite code seats anyone there.
     for table in room.tables.filter(status=Table.Status.WAITING, seats__user__isnull=True,
                                     private__isnull=True).distinct().order_by("number"):
         try:
             return table_sit(user=user, table_id=table.pk)
-        except ActionError:
-            continue  # taken meanwhile: try the next table
-    return table_sit(user=user, table_id=table_create(room).pk)
+        except ActionError as error:
+            if error.code not in SEAT_GONE:
+                raise
+            # taken or dealt meanwhile: try the next table
+    return None
+
+
+def lock_room(room_id: int) -> None:
+    """Lock the room's row until the transaction ends: table numbers are taken, and a
+    quick join decides between a free seat and a new table, one at a time per room.
+
+    FOR NO KEY UPDATE rather than FOR UPDATE: every row that points at the room (a new
+    table, a game dealt in it) takes FOR KEY SHARE on it, which this lock lets through,
+    so nothing but other table openings in the same room waits for it."""
+    Room.objects.select_for_update(no_key=True).filter(pk=room_id).values_list("pk").first()
 
 
 def table_create(room: Room) -> Table:
+    """A new waiting table in ``room``, numbered one past the room's highest (the site
+    never deletes a table, so numbers run 1, 2, 3 … without gaps). The room stays locked
+    (:func:`lock_room`) until the caller's transaction ends: two openings at once read
+    the highest number one after the other, never both the same one (the unique
+    ``one_table_number_per_room`` refused the second with a 500)."""
     with transaction.atomic():
-        last = Table.objects.select_for_update().filter(room=room).order_by("-number").first()
-        table = Table.objects.create(room=room, number=(last.number + 1) if last else 1)
+        lock_room(room.pk)
+        highest = Table.objects.filter(room=room).aggregate(Max("number"))["number__max"]
+        table = Table.objects.create(room=room, number=(highest or 0) + 1)
         Seat.objects.bulk_create([Seat(table=table, index=index)
                                   for index in range(room.seat_count())])
     return table
@@ -63,7 +100,11 @@ def table_sit(*, user: User, table_id: int, seat_index: int | None = None,
         # Two sits of one user at two tables lock two different table rows, so both
         # pass the check above; the unique seat per user refuses the later one
         # (issue #11). Its transaction is rolled back: nothing changed.
-        raise ActionError(_("你已在另一张牌桌就座，请先离座"), code="already_seated") from None
+        raise _seated_elsewhere() from None
+
+
+def _seated_elsewhere() -> ActionError:
+    return ActionError(_("你已在另一张牌桌就座，请先离座"), code="already_seated")
 
 
 def _table_sit(*, user: User, table_id: int, seat_index: int | None, invited: bool) -> Seat:
@@ -75,25 +116,25 @@ def _table_sit(*, user: User, table_id: int, seat_index: int | None, invited: bo
         if mine is not None:
             if mine.table_id == table.pk:
                 return mine
-            raise ActionError(_("你已在另一张牌桌就座，请先离座"), code="already_seated")
+            raise _seated_elsewhere()
         if not room.is_open:
             raise ActionError(_("这个房间已关闭"))
         if private is not None and (private.closed_at is not None or not invited):
             raise ActionError(_("这是好友房：请用邀请码或邀请链接加入"), code="private_table")
         if table.status != Table.Status.WAITING:
-            raise ActionError(_("这张牌桌正在对局"))
+            raise ActionError(_("这张牌桌正在对局"), code="table_playing")
         _check_can_sit(user, room)
         seats = list(table.seats.order_by("index"))
         if seat_index is None:
             seat = next((seat for seat in seats if seat.user_id is None), None)
             if seat is None:
-                raise ActionError(_("这张牌桌已经坐满了"))
+                raise ActionError(_("这张牌桌已经坐满了"), code="table_full")
         else:
             if not isinstance(seat_index, int) or not 0 <= seat_index < len(seats):
                 raise ActionError(_("这张牌桌没有座位 %(seat)s"), {"seat": repr(seat_index)})
             seat = seats[seat_index]
             if seat.user_id is not None:
-                raise ActionError(_("这个座位已经有人了"))
+                raise ActionError(_("这个座位已经有人了"), code="seat_taken")
         seat.user = user
         seat.is_ready = False
         # Friends wait for one another: at a private table nobody is unseated for

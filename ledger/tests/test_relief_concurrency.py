@@ -9,7 +9,7 @@ from ledger.models import Kind, Transaction
 from ledger.relief import claim_relief
 from ledger.services import LedgerError, balance_of, settle_game
 from ledger.tests.ledger_helpers import make_players, make_user, unique
-from ledger.tests.test_concurrency import run_threads
+from shuangkou_site.testing import run_threads
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
