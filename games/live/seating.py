@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+import json
 from datetime import timedelta
 
 from django.conf import settings
@@ -17,6 +18,7 @@ from games.errors import ActionError
 from games.live.bot_accounts import bot_user_ids, free_bot, stand_bots_if_alone
 from games.live.broadcast import announce_seats
 from games.live.lifecycle import game_start
+from games.live.message_fields import is_whole_number
 from games.live.series import end_series, is_private
 from games.models import Room, Seat, Series, Table
 from ledger.models import Currency
@@ -108,6 +110,10 @@ def _seated_elsewhere() -> ActionError:
 
 
 def _table_sit(*, user: User, table_id: int, seat_index: int | None, invited: bool) -> Seat:
+    if seat_index is not None and not is_whole_number(seat_index):
+        # JSON's true is Python's True, an int: it sat its sender at seat 1.
+        raise ActionError(_("座位必须是从 0 数起的整数，不能是 %(seat)s"),
+                          {"seat": json.dumps(seat_index, default=repr)[:40]}, code="bad_seat")
     with transaction.atomic():
         table = locked_table(table_id)
         room = table.room
@@ -130,8 +136,9 @@ def _table_sit(*, user: User, table_id: int, seat_index: int | None, invited: bo
             if seat is None:
                 raise ActionError(_("这张牌桌已经坐满了"), code="table_full")
         else:
-            if not isinstance(seat_index, int) or not 0 <= seat_index < len(seats):
-                raise ActionError(_("这张牌桌没有座位 %(seat)s"), {"seat": repr(seat_index)})
+            if not 0 <= seat_index < len(seats):
+                raise ActionError(_("这张牌桌没有座位 %(seat)s"), {"seat": seat_index},
+                                  code="bad_seat")
             seat = seats[seat_index]
             if seat.user_id is not None:
                 raise ActionError(_("这个座位已经有人了"), code="seat_taken")

@@ -35,6 +35,7 @@ from games.live.heartbeat import heartbeat_alive, heartbeat_join, heartbeat_leav
 from games.live.hints import game_hints
 from games.live.inprocess_sweeps import ensure_sweeper
 from games.live.language import connection_language
+from games.live.message_fields import flag, is_whole_number
 from games.live.private_tables import may_watch
 from games.live.snapshots import engine_snapshot, game_view, table_state
 from games.models import GameRecord, Seat, Table
@@ -194,7 +195,7 @@ class TableConsumer(DirectDispatchMixin, AsyncJsonWebsocketConsumer):
         await self._follow_seat()
 
     async def do_ready(self, content: dict) -> None:
-        await db(_ready)(self.user_id, content.get("ready", True) is not False)
+        await db(_ready)(self.user_id, flag(content, "ready", default=True))
 
     async def do_play(self, content: dict) -> None:
         await self._act("play", content, cards=content.get("cards"),
@@ -204,7 +205,7 @@ class TableConsumer(DirectDispatchMixin, AsyncJsonWebsocketConsumer):
         await self._act("pass", content)
 
     async def do_trustee(self, content: dict) -> None:
-        await self._act("trustee", content, on=bool(content.get("on")))
+        await self._act("trustee", content, on=flag(content, "on", default=False))
 
     async def do_leave(self, content: dict) -> None:
         await self._act("leave", content)
@@ -227,7 +228,7 @@ class TableConsumer(DirectDispatchMixin, AsyncJsonWebsocketConsumer):
 
     async def _act(self, action: str, content: dict, **payload) -> None:
         seq = content.get("seq")
-        if seq is not None and (isinstance(seq, bool) or not isinstance(seq, int)):
+        if seq is not None and not is_whole_number(seq):
             raise ActionError(_("“seq” 必须是你收到的最后一个序号"))
         cards = payload.get("cards")
         if action == "play" and not isinstance(cards, (str, list)):
