@@ -12,7 +12,6 @@ from dataclasses import dataclass
 
 from asgiref.sync import sync_to_async
 from channels.db import database_sync_to_async
-from channels.exceptions import StopConsumer
 from channels.generic.websocket import AsyncJsonWebsocketConsumer
 from django.conf import settings
 from django.utils import translation
@@ -30,7 +29,7 @@ from games.live import (
     warm_engines,
 )
 from games.live.broadcast import announce_table, seat_group, table_group
-from games.live.dispatch import DirectDispatchMixin
+from games.live.dispatch import DirectDispatchMixin, SocketGone
 from games.live.frames import parse_frame
 from games.live.heartbeat import heartbeat_alive, heartbeat_join, heartbeat_leave
 from games.live.hints import game_hints
@@ -72,6 +71,7 @@ class TableConsumer(DirectDispatchMixin, AsyncJsonWebsocketConsumer):
             await self.close(code=socket_caps.CLOSE_TOO_MANY)
             return
         self.admitted = (user.pk, address)  # released once, by disconnect
+        self.opened = False  # until accepted: disconnect has nothing else to undo
         self.user_id = user.pk
         self.seat: int | None = None
         # settings.GAMES_SOCKET_RATE, read once: a socket keeps the limit it connected with.
@@ -98,6 +98,8 @@ class TableConsumer(DirectDispatchMixin, AsyncJsonWebsocketConsumer):
             await self._join_seat(opened)
             await self._send_snapshot()
             self._start_heartbeat()
+        except SocketGone:
+            raise  # the client went away meanwhile: the mixin ends this consumer
         except Exception:
             # A clean close, so the disconnect handling runs: the seat may be marked
             # connected already (issue #11).
@@ -123,20 +125,15 @@ class TableConsumer(DirectDispatchMixin, AsyncJsonWebsocketConsumer):
         await db(presence.socket_closed)(user_id=self.user_id, table_id=self.table_id,
                                          channel=self.channel_name)
 
-    async def dispatch(self, message: dict) -> None:
-        try:
-            await super().dispatch(message)
-        except StopConsumer:
-            raise
-        except Exception:
-            # A channel-layer handler that fails (a snapshot read during a database
-            # hiccup) must not end the consumer either: its disconnect handling would
-            # never run (issue #11). The socket's own messages are guarded in receive.
-            if message["type"].startswith("websocket."):
-                raise
-            logger.exception("table %s: %s for user %s failed", self.table_id,
-                             message["type"], getattr(self, "user_id", None))
-            await self._server_error()
+    async def handler_failed(self, message: dict, error: Exception) -> None:
+        # A channel-layer handler that fails (a snapshot read during a database
+        # hiccup) must not end the consumer either: its disconnect handling would
+        # never run (issue #11). The socket's own messages are guarded in receive.
+        if message["type"].startswith("websocket."):
+            raise error
+        logger.error("table %s: %s for user %s failed", self.table_id, message["type"],
+                     getattr(self, "user_id", None), exc_info=error)
+        await self._server_error()
 
     # --- from the client ----------------------------------------------------------------
 
@@ -147,6 +144,8 @@ class TableConsumer(DirectDispatchMixin, AsyncJsonWebsocketConsumer):
         # a message sets off is answered, and the socket stays open.
         try:
             await self._receive(text_data)
+        except SocketGone:
+            raise  # not a fault of the message: the client left (the mixin ends us)
         except Exception:
             logger.exception("table %s: a message from user %s failed", self.table_id,
                              getattr(self, "user_id", None))
