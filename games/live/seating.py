@@ -255,13 +255,35 @@ def _humans(table: Table) -> list[int]:
     return [user for user in users if user not in bots]
 
 
+# A bot picked for a seat may have sat down elsewhere a moment before (below): the
+# tries before the fill gives up and asks the player to try again.
+BOT_TRIES = 5
+
+
 def _fill_with_bots(table: Table) -> None:
     for seat in table.seats.filter(user__isnull=True).order_by("index"):
-        seat.user = free_bot(table.room)
-        seat.is_ready = True
-        seat.ready_deadline = None
-        seat.connected = False  # a bot has no socket
-        seat.save(update_fields=["user", "is_ready", "ready_deadline", "connected"])
+        _seat_a_bot(seat, table.room)
+
+
+def _seat_a_bot(seat: Seat, room: Room) -> None:
+    """Seat a free bot (games.live.bot_accounts.free_bot locks it, so a fill at another
+    table at the same time takes another one). A bot whose seat elsewhere committed
+    between our read of the seats and our lock of its row is still refused by the
+    unique seat per player: that bot is passed over and the next one tried, in a
+    savepoint, so the fill never fails with the database's error (it did: a 500)."""
+    passed_over: list[int] = []
+    for _try in range(BOT_TRIES):
+        bot = free_bot(room, passed_over=passed_over)
+        try:
+            with transaction.atomic():
+                # a bot has no socket: not connected
+                Seat.objects.filter(pk=seat.pk).update(
+                    user=bot, is_ready=True, ready_deadline=None, connected=False)
+        except IntegrityError:
+            passed_over.append(bot.pk)
+            continue
+        return
+    raise ActionError(_("牌局正忙，请重试"), code="busy")
 
 
 def _start_if_ready(table: Table) -> bool:

@@ -11,7 +11,7 @@ import pytest
 from games.errors import ActionError
 from games.live.private_tables import private_table_join, private_table_open
 from games.live.seating import room_quick_join, table_ready, table_sit
-from games.models import GameRecord, Seat, Table
+from games.models import BotPlayer, GameRecord, Seat, Table
 from games.testing.live_helpers import make_person, make_room
 from shuangkou_site.testing import run_threads
 
@@ -126,3 +126,21 @@ def test_eight_joins_with_one_code_on_the_last_free_seat_seat_one_and_refuse_the
     assert (len(seats), len(refused)) == (1, THREADS - 1)
     assert {error.code for error in refused} == {"table_full"}
     assert Seat.objects.filter(table_id=private.table_id, user__isnull=False).count() == 4
+
+
+def test_eight_tables_getting_ready_at_once_each_get_bots_of_their_own():
+    room = make_room()  # bots fill a table as soon as its person is ready (test settings)
+    players = people()
+    for player in players:
+        private_table_open(host=player, room_id=room.pk)  # eight tables, one person each
+    for table in Table.objects.filter(room=room):
+        table.private.delete()  # ordinary tables now: their bots come with ready
+    for index in range(3 * THREADS):  # idle bots, the first ones every table would take
+        BotPlayer.objects.create(user=make_person(f"bot{index}"))
+
+    results = run_threads(THREADS, lambda index: table_ready(user=players[index]))
+
+    assert not [result for result in results if isinstance(result, BaseException)], results
+    assert GameRecord.objects.filter(room=room).count() == THREADS
+    seated = list(Seat.objects.filter(table__room=room).values_list("user_id", flat=True))
+    assert len(seated) == 4 * THREADS and len(set(seated)) == 4 * THREADS
