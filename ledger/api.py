@@ -58,6 +58,9 @@ class ReliefStatusSerializer(serializers.Serializer):
     threshold = serializers.IntegerField()
     amount = serializers.IntegerField()
     balance = serializers.IntegerField(help_text="Available coins (frozen ones excluded).")
+    frozen = serializers.IntegerField(
+        help_text="Coins frozen for running games. They count as the player's: relief needs "
+                  "balance + frozen below the threshold.")
     played = serializers.BooleanField(help_text="Has finished a game: relief needs one.")
     eligible = serializers.BooleanField()
     next_claim = serializers.IntegerField()

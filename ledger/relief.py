@@ -1,7 +1,19 @@
-"""The daily relief grant (救济金, issue #14): a player whose available coins (not the
-frozen ones: those sit in escrow) are below LEDGER_RELIEF_THRESHOLD may claim
-LEDGER_RELIEF_AMOUNT new coins from issuance, up to LEDGER_RELIEF_PER_DAY times a day,
-days beginning at midnight in the site's TIME_ZONE (docs/ledger.md).
+"""The daily relief grant (救济金, issue #14): a player whose coins are below
+LEDGER_RELIEF_THRESHOLD may claim LEDGER_RELIEF_AMOUNT new coins from issuance, up to
+LEDGER_RELIEF_PER_DAY times a day, days beginning at midnight in the site's TIME_ZONE
+(docs/ledger.md).
+
+A player's coins here are the available ones AND those frozen for running games
+(pending holds, in escrow): they are still the player's, and most come back at the
+settlement. Counting only the available ones paid relief to a player whose 10,000 coins
+were all frozen at a deal (available 0), who then left the game with 11,790. Relief is
+for players who ran out, not for players whose money is on the table. (Refusing every
+claim while anything is frozen would have been simpler, but would also refuse a player
+down to 300 coins with 100 of them in a game.) The claim reads both under the lock of
+the player's coin account, which every posting that moves coins into or out of that
+balance (a freeze, a release, a settlement paying them back) takes too, so it never
+sees a coin twice or not at all; a settlement that pays the player nothing only
+resolves the hold, and the claim sees the state before it or after it, both true.
 
 The n-th claim of a day has the key ``relief:<user>:<date>:<n>``. The claim form and the
 API send the n they mean (the page shows it), so a double click or a retried request
@@ -21,6 +33,7 @@ from django.utils.translation import gettext_lazy as _
 from accounts.models import User
 
 from .models import Account, Currency, Kind, Leg, SystemAccount, Transaction
+from .selectors import frozen_coins
 from .services import (
     LedgerError,
     LegSpec,
@@ -40,12 +53,18 @@ class ReliefStatus:
     threshold: int
     amount: int
     balance: int  # available coins
+    frozen: int  # coins frozen for running games: they count as the player's
     played: bool  # has finished a game (see has_played)
-    eligible: bool  # has played, below the threshold, with claims left
+    eligible: bool  # has played, below the threshold (frozen coins too), with claims left
 
     @property
     def next_claim(self) -> int:
         return self.claimed + 1
+
+    @property
+    def coins(self) -> int:
+        """What the threshold is compared with: available and frozen coins."""
+        return self.balance + self.frozen
 
 
 def relief_day(now: datetime | None = None) -> date:
@@ -63,13 +82,15 @@ def relief_status(user: User, *, now: datetime | None = None) -> ReliefStatus:
     per_day = max(0, settings.LEDGER_RELIEF_PER_DAY)
     balance = Account.objects.filter(user=user, currency=Currency.COIN) \
         .values_list("balance", flat=True).first() or 0
+    frozen = frozen_coins(user.pk)
     remaining = max(0, per_day - claimed)
     played = has_played(user.pk)
     return ReliefStatus(
         day=day, claimed=claimed, per_day=per_day, remaining=remaining,
         threshold=settings.LEDGER_RELIEF_THRESHOLD, amount=settings.LEDGER_RELIEF_AMOUNT,
-        balance=balance, played=played, eligible=played and remaining > 0
-        and settings.LEDGER_RELIEF_AMOUNT > 0 and balance < settings.LEDGER_RELIEF_THRESHOLD)
+        balance=balance, frozen=frozen, played=played, eligible=played and remaining > 0
+        and settings.LEDGER_RELIEF_AMOUNT > 0
+        and balance + frozen < settings.LEDGER_RELIEF_THRESHOLD)
 
 
 def has_played(user_id: int) -> bool:
@@ -110,9 +131,15 @@ def claim_relief(*, user: User, claim: int | str | None = None,
             raise LedgerError(_("这次领取已经过期，请刷新页面再试"))
         if not has_played(user.pk):
             raise LedgerError(_("先完成一局对局，才能领取救济金"))
-        if account.balance >= settings.LEDGER_RELIEF_THRESHOLD:
-            raise LedgerError(_("可用游戏币不少于 %(threshold)d 时不能领取救济金"),
-                              {"threshold": settings.LEDGER_RELIEF_THRESHOLD})
+        # Under the account's lock: a freeze or settlement of this player's coins waits
+        # for it, so the balance and the holds are read as one state.
+        frozen = frozen_coins(user.pk)
+        if account.balance + frozen >= settings.LEDGER_RELIEF_THRESHOLD:
+            raise LedgerError(
+                _("你的游戏币（可用 %(balance)d，冻结 %(frozen)d）不少于 %(threshold)d，"
+                  "不能领取救济金"),
+                {"balance": account.balance, "frozen": frozen,
+                 "threshold": settings.LEDGER_RELIEF_THRESHOLD})
         return ledger_post(key=relief_key(user.pk, day, claim), kind=Kind.RELIEF,
                            memo="救济金", legs=[
                                LegSpec(account, amount),

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import uuid
+from collections.abc import Collection
 
 from django.db import transaction
 
@@ -14,11 +15,15 @@ from ledger.services import balance_of, grant_coins
 BOT_COINS = 1_000_000
 
 
-def free_bot(room: Room) -> User:
-    """A bot not seated anywhere, created if none is free, with coins for the room."""
+def free_bot(room: Room, *, passed_over: Collection[int] = ()) -> User:
+    """A bot not seated anywhere (nor one of ``passed_over``, user ids), created if none
+    is free, with coins for the room. Call inside a transaction: the bot's row stays
+    locked until it ends, and a table filling its seats at the same moment skips it
+    (SKIP LOCKED) for the next free one, instead of seating the same bot twice."""
     seated = Seat.objects.filter(user__isnull=False).values("user_id")
-    bot = (BotPlayer.objects.select_related("user").exclude(user_id__in=seated)
-           .order_by("pk").first())
+    bot = (BotPlayer.objects.select_for_update(skip_locked=True, of=("self",))
+           .select_related("user").exclude(user_id__in=seated)
+           .exclude(user_id__in=list(passed_over)).order_by("pk").first())
     if bot is None:
         with transaction.atomic():
             name = f"bot-{uuid.uuid4().hex[:8]}"

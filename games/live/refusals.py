@@ -27,6 +27,7 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_noop
 
 from games.engine.errors import EngineError, english
+from games.live.message_fields import is_whole_number
 from games.vocabulary import rank_label, reading_text
 
 Params = Mapping[str, Any]
@@ -58,7 +59,7 @@ class Refusal:
 
 def _seat(seat: Any) -> Any:
     """A seat as people count them, from 1; a seat that is no number as the engine got it."""
-    if isinstance(seat, int) and not isinstance(seat, bool):
+    if is_whole_number(seat):
         return seat + 1
     return repr(seat)
 

@@ -3,10 +3,12 @@
 
 from __future__ import annotations
 
+import json
 from datetime import timedelta
 
 from django.conf import settings
 from django.db import IntegrityError, transaction
+from django.db.models import Max
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
@@ -16,6 +18,7 @@ from games.errors import ActionError
 from games.live.bot_accounts import bot_user_ids, free_bot, stand_bots_if_alone
 from games.live.broadcast import announce_seats
 from games.live.lifecycle import game_start
+from games.live.message_fields import is_whole_number
 from games.live.series import end_series, is_private
 from games.models import Room, Seat, Series, Table
 from ledger.models import Currency
@@ -33,20 +36,56 @@ def room_quick_join(*, user: User, room_id: int) -> Seat:
             return existing
         raise ActionError(_("你已在 %(table)s 就座，请先离座"), {"table": existing.table})
     _check_can_sit(user, room)
+    # Most joins find a seat here, each table locked on its own: no room-wide wait.
+    seat = _sit_at_a_free_table(user, room)
+    if seat is not None:
+        return seat
+    # None free: look again and open a table as one step with the room locked, so
+    # that joins arriving together fill the table the first of them opened instead of
+    # each opening one of their own.
+    with transaction.atomic():
+        lock_room(room.pk)
+        return _sit_at_a_free_table(user, room) \
+            or table_sit(user=user, table_id=table_create(room).pk)
+
+
+# Refusals of a sit that only say this table's seats went to others meanwhile.
+SEAT_GONE = frozenset({"table_full", "seat_taken", "table_playing"})
+
+
+def _sit_at_a_free_table(user: User, room: Room) -> Seat | None:
     # Never a private table (好友房): only its invite code seats anyone there.
     for table in room.tables.filter(status=Table.Status.WAITING, seats__user__isnull=True,
                                     private__isnull=True).distinct().order_by("number"):
         try:
             return table_sit(user=user, table_id=table.pk)
-        except ActionError:
-            continue  # taken meanwhile: try the next table
-    return table_sit(user=user, table_id=table_create(room).pk)
+        except ActionError as error:
+            if error.code not in SEAT_GONE:
+                raise
+            # taken or dealt meanwhile: try the next table
+    return None
+
+
+def lock_room(room_id: int) -> None:
+    """Lock the room's row until the transaction ends: table numbers are taken, and a
+    quick join decides between a free seat and a new table, one at a time per room.
+
+    FOR NO KEY UPDATE rather than FOR UPDATE: every row that points at the room (a new
+    table, a game dealt in it) takes FOR KEY SHARE on it, which this lock lets through,
+    so nothing but other table openings in the same room waits for it."""
+    Room.objects.select_for_update(no_key=True).filter(pk=room_id).values_list("pk").first()
 
 
 def table_create(room: Room) -> Table:
+    """A new waiting table in ``room``, numbered one past the room's highest (the site
+    never deletes a table, so numbers run 1, 2, 3 … without gaps). The room stays locked
+    (:func:`lock_room`) until the caller's transaction ends: two openings at once read
+    the highest number one after the other, never both the same one (the unique
+    ``one_table_number_per_room`` refused the second with a 500)."""
     with transaction.atomic():
-        last = Table.objects.select_for_update().filter(room=room).order_by("-number").first()
-        table = Table.objects.create(room=room, number=(last.number + 1) if last else 1)
+        lock_room(room.pk)
+        highest = Table.objects.filter(room=room).aggregate(Max("number"))["number__max"]
+        table = Table.objects.create(room=room, number=(highest or 0) + 1)
         Seat.objects.bulk_create([Seat(table=table, index=index)
                                   for index in range(room.seat_count())])
     return table
@@ -63,10 +102,18 @@ def table_sit(*, user: User, table_id: int, seat_index: int | None = None,
         # Two sits of one user at two tables lock two different table rows, so both
         # pass the check above; the unique seat per user refuses the later one
         # (issue #11). Its transaction is rolled back: nothing changed.
-        raise ActionError(_("你已在另一张牌桌就座，请先离座"), code="already_seated") from None
+        raise _seated_elsewhere() from None
+
+
+def _seated_elsewhere() -> ActionError:
+    return ActionError(_("你已在另一张牌桌就座，请先离座"), code="already_seated")
 
 
 def _table_sit(*, user: User, table_id: int, seat_index: int | None, invited: bool) -> Seat:
+    if seat_index is not None and not is_whole_number(seat_index):
+        # JSON's true is Python's True, an int: it sat its sender at seat 1.
+        raise ActionError(_("座位必须是从 0 数起的整数，不能是 %(seat)s"),
+                          {"seat": json.dumps(seat_index, default=repr)[:40]}, code="bad_seat")
     with transaction.atomic():
         table = locked_table(table_id)
         room = table.room
@@ -75,25 +122,26 @@ def _table_sit(*, user: User, table_id: int, seat_index: int | None, invited: bo
         if mine is not None:
             if mine.table_id == table.pk:
                 return mine
-            raise ActionError(_("你已在另一张牌桌就座，请先离座"), code="already_seated")
+            raise _seated_elsewhere()
         if not room.is_open:
             raise ActionError(_("这个房间已关闭"))
         if private is not None and (private.closed_at is not None or not invited):
             raise ActionError(_("这是好友房：请用邀请码或邀请链接加入"), code="private_table")
         if table.status != Table.Status.WAITING:
-            raise ActionError(_("这张牌桌正在对局"))
+            raise ActionError(_("这张牌桌正在对局"), code="table_playing")
         _check_can_sit(user, room)
         seats = list(table.seats.order_by("index"))
         if seat_index is None:
             seat = next((seat for seat in seats if seat.user_id is None), None)
             if seat is None:
-                raise ActionError(_("这张牌桌已经坐满了"))
+                raise ActionError(_("这张牌桌已经坐满了"), code="table_full")
         else:
-            if not isinstance(seat_index, int) or not 0 <= seat_index < len(seats):
-                raise ActionError(_("这张牌桌没有座位 %(seat)s"), {"seat": repr(seat_index)})
+            if not 0 <= seat_index < len(seats):
+                raise ActionError(_("这张牌桌没有座位 %(seat)s"), {"seat": seat_index},
+                                  code="bad_seat")
             seat = seats[seat_index]
             if seat.user_id is not None:
-                raise ActionError(_("这个座位已经有人了"))
+                raise ActionError(_("这个座位已经有人了"), code="seat_taken")
         seat.user = user
         seat.is_ready = False
         # Friends wait for one another: at a private table nobody is unseated for
@@ -207,13 +255,35 @@ def _humans(table: Table) -> list[int]:
     return [user for user in users if user not in bots]
 
 
+# A bot picked for a seat may have sat down elsewhere a moment before (below): the
+# tries before the fill gives up and asks the player to try again.
+BOT_TRIES = 5
+
+
 def _fill_with_bots(table: Table) -> None:
     for seat in table.seats.filter(user__isnull=True).order_by("index"):
-        seat.user = free_bot(table.room)
-        seat.is_ready = True
-        seat.ready_deadline = None
-        seat.connected = False  # a bot has no socket
-        seat.save(update_fields=["user", "is_ready", "ready_deadline", "connected"])
+        _seat_a_bot(seat, table.room)
+
+
+def _seat_a_bot(seat: Seat, room: Room) -> None:
+    """Seat a free bot (games.live.bot_accounts.free_bot locks it, so a fill at another
+    table at the same time takes another one). A bot whose seat elsewhere committed
+    between our read of the seats and our lock of its row is still refused by the
+    unique seat per player: that bot is passed over and the next one tried, in a
+    savepoint, so the fill never fails with the database's error (it did: a 500)."""
+    passed_over: list[int] = []
+    for _try in range(BOT_TRIES):
+        bot = free_bot(room, passed_over=passed_over)
+        try:
+            with transaction.atomic():
+                # a bot has no socket: not connected
+                Seat.objects.filter(pk=seat.pk).update(
+                    user=bot, is_ready=True, ready_deadline=None, connected=False)
+        except IntegrityError:
+            passed_over.append(bot.pk)
+            continue
+        return
+    raise ActionError(_("牌局正忙，请重试"), code="busy")
 
 
 def _start_if_ready(table: Table) -> bool:

@@ -10,8 +10,8 @@ import logging
 import time
 from dataclasses import dataclass
 
+from asgiref.sync import sync_to_async
 from channels.db import database_sync_to_async
-from channels.exceptions import StopConsumer
 from channels.generic.websocket import AsyncJsonWebsocketConsumer
 from django.conf import settings
 from django.utils import translation
@@ -29,12 +29,13 @@ from games.live import (
     warm_engines,
 )
 from games.live.broadcast import announce_table, seat_group, table_group
-from games.live.dispatch import DirectDispatchMixin
+from games.live.dispatch import DirectDispatchMixin, SocketGone
 from games.live.frames import parse_frame
 from games.live.heartbeat import heartbeat_alive, heartbeat_join, heartbeat_leave
 from games.live.hints import game_hints
 from games.live.inprocess_sweeps import ensure_sweeper
 from games.live.language import connection_language
+from games.live.message_fields import flag, is_whole_number
 from games.live.private_tables import may_watch
 from games.live.snapshots import engine_snapshot, game_view, table_state
 from games.models import GameRecord, Seat, Table
@@ -71,6 +72,7 @@ class TableConsumer(DirectDispatchMixin, AsyncJsonWebsocketConsumer):
             await self.close(code=socket_caps.CLOSE_TOO_MANY)
             return
         self.admitted = (user.pk, address)  # released once, by disconnect
+        self.opened = False  # until accepted: disconnect has nothing else to undo
         self.user_id = user.pk
         self.seat: int | None = None
         # settings.GAMES_SOCKET_RATE, read once: a socket keeps the limit it connected with.
@@ -97,6 +99,8 @@ class TableConsumer(DirectDispatchMixin, AsyncJsonWebsocketConsumer):
             await self._join_seat(opened)
             await self._send_snapshot()
             self._start_heartbeat()
+        except SocketGone:
+            raise  # the client went away meanwhile: the mixin ends this consumer
         except Exception:
             # A clean close, so the disconnect handling runs: the seat may be marked
             # connected already (issue #11).
@@ -122,20 +126,15 @@ class TableConsumer(DirectDispatchMixin, AsyncJsonWebsocketConsumer):
         await db(presence.socket_closed)(user_id=self.user_id, table_id=self.table_id,
                                          channel=self.channel_name)
 
-    async def dispatch(self, message: dict) -> None:
-        try:
-            await super().dispatch(message)
-        except StopConsumer:
-            raise
-        except Exception:
-            # A channel-layer handler that fails (a snapshot read during a database
-            # hiccup) must not end the consumer either: its disconnect handling would
-            # never run (issue #11). The socket's own messages are guarded in receive.
-            if message["type"].startswith("websocket."):
-                raise
-            logger.exception("table %s: %s for user %s failed", self.table_id,
-                             message["type"], getattr(self, "user_id", None))
-            await self._server_error()
+    async def handler_failed(self, message: dict, error: Exception) -> None:
+        # A channel-layer handler that fails (a snapshot read during a database
+        # hiccup) must not end the consumer either: its disconnect handling would
+        # never run (issue #11). The socket's own messages are guarded in receive.
+        if message["type"].startswith("websocket."):
+            raise error
+        logger.error("table %s: %s for user %s failed", self.table_id, message["type"],
+                     getattr(self, "user_id", None), exc_info=error)
+        await self._server_error()
 
     # --- from the client ----------------------------------------------------------------
 
@@ -147,6 +146,8 @@ class TableConsumer(DirectDispatchMixin, AsyncJsonWebsocketConsumer):
         action_received()  # where an action's latency starts (shuangkou_site.metrics)
         try:
             await self._receive(text_data)
+        except SocketGone:
+            raise  # not a fault of the message: the client left (the mixin ends us)
         except Exception:
             logger.exception("table %s: a message from user %s failed", self.table_id,
                              getattr(self, "user_id", None))
@@ -196,7 +197,7 @@ class TableConsumer(DirectDispatchMixin, AsyncJsonWebsocketConsumer):
         await self._follow_seat()
 
     async def do_ready(self, content: dict) -> None:
-        await db(_ready)(self.user_id, content.get("ready", True) is not False)
+        await db(_ready)(self.user_id, flag(content, "ready", default=True))
 
     async def do_play(self, content: dict) -> None:
         await self._act("play", content, cards=content.get("cards"),
@@ -206,7 +207,7 @@ class TableConsumer(DirectDispatchMixin, AsyncJsonWebsocketConsumer):
         await self._act("pass", content)
 
     async def do_trustee(self, content: dict) -> None:
-        await self._act("trustee", content, on=bool(content.get("on")))
+        await self._act("trustee", content, on=flag(content, "on", default=False))
 
     async def do_leave(self, content: dict) -> None:
         await self._act("leave", content)
@@ -216,7 +217,8 @@ class TableConsumer(DirectDispatchMixin, AsyncJsonWebsocketConsumer):
         players only, within the chat limit. Not a game event: no seq, not logged."""
         phrase = quick_chat.check_phrase(content.get("phrase"))
         seat = quick_chat.check_seated(self.seat)
-        await db(quick_chat.take_chat_turn)(self.user_id)
+        # One round trip to Redis, no database: off the process's one database thread.
+        await sync_to_async(quick_chat.take_chat_turn, thread_sensitive=False)(self.user_id)
         await self.channel_layer.group_send(table_group(self.table_id), {
             "type": "table.chat", "seat": seat, "user": self.user_id, "phrase": phrase})
 
@@ -229,7 +231,7 @@ class TableConsumer(DirectDispatchMixin, AsyncJsonWebsocketConsumer):
 
     async def _act(self, action: str, content: dict, **payload) -> None:
         seq = content.get("seq")
-        if seq is not None and (isinstance(seq, bool) or not isinstance(seq, int)):
+        if seq is not None and not is_whole_number(seq):
             raise ActionError(_("“seq” 必须是你收到的最后一个序号"))
         cards = payload.get("cards")
         if action == "play" and not isinstance(cards, (str, list)):

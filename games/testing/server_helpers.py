@@ -1,22 +1,28 @@
-"""Real ASGI servers (uvicorn subprocesses) on the test database, for the tests that
-need real WebSockets from outside the test process: the scale-out test and the
-browser test. Use them from a ``django_db(transaction=True)`` test, so that what the
-test writes is committed and the servers see it."""
+"""Real ASGI servers (uvicorn subprocesses, or one on a thread of the test process) on
+the test database, for the tests that need real WebSockets from outside the test
+process: the scale-out test, the browser test, a socket closed during a send. Use them
+from a ``django_db(transaction=True)`` test, so that what the test writes is committed
+and the servers see it."""
 
 from __future__ import annotations
 
+import asyncio
 import os
 import socket
 import subprocess
 import sys
+import threading
 import time
 import urllib.request
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
 
+import uvicorn
 from django.conf import settings
 from django.db import connection
+
+from games.live import action_pool
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -150,3 +156,42 @@ def served(count: int = 1, app: str = SITE_APP,
             listener.close()
         for server in servers:
             stop_server(server)
+
+
+@contextmanager
+def served_in_thread(app) -> Iterator[int]:
+    """A real uvicorn server for ``app`` (an ASGI callable of this process) on a thread
+    of this process with its own event loop; its port. For tests that must reach into
+    the server while a real client talks to it (hold a send, then let it go): the
+    server shares this process's settings and test database. Its loop's action
+    connections (games.live.action_pool) close with it."""
+    listener = listening_socket()
+    server = uvicorn.Server(uvicorn.Config(app, lifespan="off", log_level="warning"))
+    failed: list[BaseException] = []
+
+    async def serve() -> None:
+        try:
+            await server.serve(sockets=[listener])
+        finally:
+            await action_pool.close()
+
+    def run() -> None:
+        try:
+            asyncio.run(serve())
+        except BaseException as error:  # noqa: BLE001 - reported to the test
+            failed.append(error)
+
+    thread = threading.Thread(target=run, name="uvicorn-in-test", daemon=True)
+    thread.start()
+    deadline = time.monotonic() + 30
+    while not server.started:
+        assert thread.is_alive() and time.monotonic() < deadline, f"no server: {failed}"
+        time.sleep(0.01)
+    try:
+        yield listener.getsockname()[1]
+    finally:
+        server.should_exit = True
+        thread.join(timeout=30)
+        listener.close()
+    assert not thread.is_alive(), "the server did not stop"
+    assert not failed, failed

@@ -6,7 +6,6 @@ from __future__ import annotations
 
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
-from django.db import IntegrityError
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
@@ -66,10 +65,6 @@ def room_quick_join(request: HttpRequest, room_id: int) -> HttpResponse:
         seat = seating.room_quick_join(user=request.user, room_id=room_id)
     except ActionError as error:
         messages.error(request, _("无法加入：%(reason)s") % {"reason": error})
-        return _go(request, reverse("lobby"))
-    except IntegrityError:
-        # Two joins of one player raced to different tables: the other one won.
-        messages.error(request, _("你刚刚已在另一张牌桌就座，请刷新大厅。"))
         return _go(request, reverse("lobby"))
     return _go(request, reverse("table", args=[seat.table_id]))
 

@@ -2,11 +2,8 @@
 (RULES §8: a game is settled exactly once; GUIDE "Money": locks in a fixed order)."""
 
 import random
-import threading
-import traceback
 
 import pytest
-from django.db import connection
 
 from ledger.audit import ledger_violations
 from ledger.models import Hold, SystemAccount, Transaction
@@ -25,33 +22,9 @@ from ledger.tests.ledger_helpers import (
     system_balance,
     unique,
 )
+from shuangkou_site.testing import run_threads
 
 pytestmark = pytest.mark.django_db(transaction=True)
-
-
-def run_threads(count: int, work) -> list:
-    """Run ``work(index)`` in ``count`` threads started together; return each result
-    (or the exception, with its traceback printed)."""
-    barrier = threading.Barrier(count)
-    results: list = [None] * count
-
-    def target(index: int) -> None:
-        try:
-            barrier.wait()
-            results[index] = work(index)
-        except BaseException as error:  # noqa: BLE001 - reported to the test
-            traceback.print_exc()
-            results[index] = error
-        finally:
-            connection.close()  # each thread has its own connection
-
-    threads = [threading.Thread(target=target, args=(index,)) for index in range(count)]
-    for thread in threads:
-        thread.start()
-    for thread in threads:
-        thread.join(timeout=120)
-    assert not any(thread.is_alive() for thread in threads), "a thread hung (deadlock?)"
-    return results
 
 
 def test_eight_threads_settling_the_same_game_post_one_transaction():

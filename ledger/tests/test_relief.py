@@ -16,7 +16,7 @@ from ledger.audit import ledger_violations
 from ledger.models import Kind, Transaction
 from ledger.relief import claim_relief, relief_status
 from ledger.services import LedgerError, balance_of, freeze_coins, settle_game
-from ledger.tests.ledger_helpers import make_players, unique
+from ledger.tests.ledger_helpers import ledger_snapshot, make_players, unique
 from ledger.tests.ledger_helpers import make_user as make_new_user
 
 pytestmark = pytest.mark.django_db
@@ -87,7 +87,7 @@ def test_the_day_begins_at_midnight_in_the_sites_time_zone():
 def test_a_player_at_or_above_the_threshold_is_refused():
     player = make_user(coins=THRESHOLD)
 
-    with pytest.raises(LedgerError, match=f"不少于 {THRESHOLD} 时不能领取"):
+    with pytest.raises(LedgerError, match=f"不少于 {THRESHOLD}，不能领取救济金"):
         claim_relief(user=player)
 
     assert reliefs() == [] and balance_of(player, "coin") == THRESHOLD
@@ -109,14 +109,28 @@ def test_a_player_who_never_finished_a_game_is_refused():
     assert balance_of(played, "coin") == AMOUNT
 
 
-def test_frozen_coins_do_not_count_towards_the_threshold():
-    player = make_user(coins=5000)
-    freeze_coins(user=player, game_key="game:relief-test", amount=4500)
+def test_frozen_coins_count_as_the_players_so_a_whole_stake_in_play_gets_no_relief():
+    player = make_user(coins=10_000)
+    freeze_coins(user=player, game_key=unique("game"), amount=10_000)  # available: 0
+    before = ledger_snapshot()
+
+    with pytest.raises(LedgerError, match="可用 0，冻结 10000）不少于 1000"):
+        claim_relief(user=player)
+
+    assert ledger_snapshot() == before
+    status = relief_status(player)
+    assert (status.balance, status.frozen, status.eligible) == (0, 10_000, False)
+
+
+def test_below_the_threshold_with_the_frozen_coins_counted_the_claim_is_paid():
+    player = make_user(coins=900)
+    freeze_coins(user=player, game_key=unique("game"), amount=400)  # 500 + 400 frozen
 
     claim_relief(user=player)
 
     assert balance_of(player, "coin") == 500 + AMOUNT
-    assert ledger_violations() == []
+    status = relief_status(player)
+    assert (status.balance, status.frozen, status.eligible) == (500 + AMOUNT, 400, False)
 
 
 def test_the_same_claim_again_returns_the_first_posting_and_pays_once():
@@ -183,6 +197,19 @@ def test_with_htmx_the_section_is_rendered_in_place_with_the_refusal(client):
     assert reliefs() == []
 
 
+def test_the_statement_says_frozen_coins_count_and_offers_no_claim_while_they_are_enough(
+        client):
+    player = make_user(coins=10_000)
+    freeze_coins(user=player, game_key=unique("game"), amount=10_000)
+    client.force_login(player)
+
+    page = client.get(reverse("my-coins")).content.decode()
+
+    assert 'name="claim"' not in page
+    assert "游戏币（含对局中冻结的）少于 1000 时可领取" in page
+    assert "你有 10000 游戏币冻结在进行中的对局里" in page
+
+
 # --- the API --------------------------------------------------------------------------------
 
 def test_the_api_reads_todays_claims_and_claims(client):
@@ -203,6 +230,20 @@ def test_the_api_reads_todays_claims_and_claims(client):
     assert balance_of(player, "coin") == 2 * AMOUNT
     assert client.post(url, {"claim": "x"}, content_type="application/json").status_code == 400
     assert ledger_violations() == []
+
+
+def test_the_api_counts_frozen_coins_and_refuses_a_claim_they_make_up(client):
+    player = make_user(coins=10_000)
+    freeze_coins(user=player, game_key=unique("game"), amount=10_000)
+    client.force_login(player)
+    url = reverse("api-relief")
+
+    status = client.get(url).json()
+    claimed = client.post(url, {"claim": 1}, content_type="application/json")
+
+    assert (status["balance"], status["frozen"], status["eligible"]) == (0, 10_000, False)
+    assert claimed.status_code == 400 and "冻结 10000" in claimed.json()["detail"]
+    assert reliefs() == [] and balance_of(player, "coin") == 0
 
 
 def test_the_api_needs_a_login(client):

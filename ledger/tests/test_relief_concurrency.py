@@ -7,9 +7,9 @@ import pytest
 from ledger.audit import ledger_violations
 from ledger.models import Kind, Transaction
 from ledger.relief import claim_relief
-from ledger.services import LedgerError, balance_of, settle_game
+from ledger.services import LedgerError, balance_of, freeze_coins, grant_coins, settle_game
 from ledger.tests.ledger_helpers import make_players, make_user, unique
-from ledger.tests.test_concurrency import run_threads
+from shuangkou_site.testing import run_threads
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -50,4 +50,32 @@ def test_six_simultaneous_next_claims_post_the_days_two_and_refuse_the_rest():
     assert (len(posted), len(refused)) == (2, 4)
     assert Transaction.objects.filter(kind=Kind.RELIEF).count() == 2
     assert balance_of(player, "coin") == 2 * AMOUNT
+    assert ledger_violations() == []
+
+
+def test_eight_simultaneous_claims_with_the_whole_balance_frozen_pay_nothing():
+    player = a_player_who_played()
+    grant_coins(user=player, amount=10_000, key=unique("grant"))
+    freeze_coins(user=player, game_key=unique("game"), amount=10_000)  # available: 0
+
+    results = run_threads(8, lambda _index: claim_relief(user=player))
+
+    assert all(isinstance(result, LedgerError) for result in results), results
+    assert not Transaction.objects.filter(kind=Kind.RELIEF).exists()
+    assert balance_of(player, "coin") == 0
+    assert ledger_violations() == []
+
+
+def test_eight_simultaneous_claims_stop_once_the_coins_frozen_included_reach_the_threshold():
+    player = a_player_who_played()
+    grant_coins(user=player, amount=900, key=unique("grant"))
+    freeze_coins(user=player, game_key=unique("game"), amount=400)  # 500 + 400 frozen
+
+    results = run_threads(8, lambda _index: claim_relief(user=player))
+
+    # 900 is under 1000: one claim; 1200 is not: the day's second claim is refused.
+    posted = [result for result in results if isinstance(result, Transaction)]
+    assert len(posted) == 1 and all(isinstance(result, LedgerError)
+                                    for result in results if result not in posted)
+    assert balance_of(player, "coin") == 500 + AMOUNT
     assert ledger_violations() == []

@@ -239,9 +239,9 @@ LEDGER_STARTING_COINS = int(os.environ.get("LEDGER_STARTING_COINS", "10000"))
 FAIR_PLAY_WINDOW_HOURS = float(os.environ.get("FAIR_PLAY_WINDOW_HOURS", "24"))
 FAIR_PLAY_BAN_LADDER = env_list("FAIR_PLAY_BAN_LADDER", ["600", "3600", "86400"])
 
-# The daily relief grant (救济金, docs/ledger.md): a player whose available coins are below
-# the threshold may claim the amount up to this many times a day; days begin at midnight
-# in TIME_ZONE.
+# The daily relief grant (救济金, docs/ledger.md): a player whose coins (available and
+# frozen in running games) are below the threshold may claim the amount up to this many
+# times a day; days begin at midnight in TIME_ZONE.
 LEDGER_RELIEF_THRESHOLD = int(os.environ.get("LEDGER_RELIEF_THRESHOLD", "1000"))
 LEDGER_RELIEF_AMOUNT = int(os.environ.get("LEDGER_RELIEF_AMOUNT", "2000"))
 LEDGER_RELIEF_PER_DAY = int(os.environ.get("LEDGER_RELIEF_PER_DAY", "2"))

@@ -7,10 +7,12 @@ import time
 import pytest
 from django.utils import translation
 
+from games.errors import ActionError
 from games.live import quick_chat
 from games.live.seating import room_quick_join
 from games.testing import live_helpers
 from games.testing.live_helpers import TableClient, make_person, make_room, run
+from shuangkou_site.testing import run_threads
 
 pytestmark = pytest.mark.django_db(transaction=True)
 private_channel_layer = live_helpers.private_channel_layer
@@ -132,3 +134,59 @@ def test_every_phrase_has_a_stable_id_and_a_text_in_each_language():
     for zh, en in zip(texts["zh-hans"], texts["en"]):
         assert zh["text"] != en["text"] and en["text"].isascii(), en
         assert en["emote"] is en["id"].startswith("emote_")
+
+
+# --- the limit under concurrency -----------------------------------------------------------
+
+TAKERS = 16
+
+
+def turns_taken_at_once(user_id: int) -> int:
+    """``TAKERS`` threads, released together, each take a chat turn for ``user_id``
+    (each on a connection of its own from the cache's pool, as sockets on different
+    processes would be); how many were let through."""
+    def take(_index: int) -> bool:
+        try:
+            quick_chat.take_chat_turn(user_id)
+        except ActionError as error:
+            assert error.code == "chat_rate"
+            return False
+        return True
+
+    results = run_threads(TAKERS, take)
+    assert all(isinstance(result, bool) for result in results), results
+    return sum(results)
+
+
+def test_sixteen_phrases_at_once_let_exactly_the_burst_through_in_each_window(settings,
+                                                                               monkeypatch):
+    settings.GAMES_CHAT_BURST = 3
+    settings.GAMES_CHAT_WINDOW_SECONDS = 10
+    now = [time.time()]
+    monkeypatch.setattr(quick_chat, "clock", lambda: now[0])
+    user_id = make_person("alice").pk
+
+    passed = []
+    for _window in range(8):
+        passed.append(turns_taken_at_once(user_id))
+        now[0] += 10  # the window has moved past every phrase of this round
+
+    assert passed == [3] * 8
+
+
+def test_the_limit_holds_at_once_with_the_in_process_cache_of_make_run(settings,
+                                                                        monkeypatch):
+    settings.CACHES = {"default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache",
+                                   "LOCATION": "quick-chat-test"}}
+    settings.GAMES_CHAT_BURST = 3
+    settings.GAMES_CHAT_WINDOW_SECONDS = 10
+    now = [time.time()]
+    monkeypatch.setattr(quick_chat, "clock", lambda: now[0])
+    user_id = make_person("alice").pk
+
+    passed = []
+    for _window in range(4):
+        passed.append(turns_taken_at_once(user_id))
+        now[0] += 10
+
+    assert passed == [3] * 4

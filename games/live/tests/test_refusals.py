@@ -227,6 +227,17 @@ def test_an_action_with_a_stale_seq_is_refused():
                                             "seq": mover.seq - 1}, "stale action")
         await assert_refused(table, mover, {"type": "pass", "seq": "12"},
                              '"seq" must be the last sequence number you saw')
+        # JSON's true is Python's True, an int: it is no seq.
+        await assert_refused(table, mover, {"type": "pass", "seq": True},
+                             '"seq" must be the last sequence number you saw')
+    with_a_game(body)
+
+
+def test_trustee_on_must_be_true_or_false():
+    async def body(table):
+        for on in ("false", 1, None):  # bool("false") is True: it turned 托管 on
+            await assert_refused(table, table.idle, {"type": "trustee", "on": on},
+                                 '"on" must be true or false')
     with_a_game(body)
 
 
