@@ -6,7 +6,7 @@ nobody has asked for one. ``POST``: ask for it, as a player of the game or staff
 202 when this request queued it, 200 with the existing one otherwise (it is never
 computed twice); 409 while the game runs, 403 for anyone else, 422 for a game
 without a human seat. A game at a private table without spectators is read and asked
-for by its players (and staff) only, as its replay (games.visibility.may_read_game):
+for by its players (and staff) only, as its replay (games.live.visibility.may_read_game):
 401 for an anonymous client, 403 for anyone else."""
 
 from __future__ import annotations

@@ -4,7 +4,7 @@ it. Thin: parse, authorise, call analysis.services / analysis.selectors, render.
 Who sees what follows the replay (games.archive.views): a finished game's replay is
 public, and so is its finished analysis (it shows a seat's alternatives, which its
 hand revealed anyway once the game ended); a game at a private table without
-spectators is its players' and staff's only (games.visibility.may_read_game: 403 for
+spectators is its players' and staff's only (games.live.visibility.may_read_game: 403 for
 anyone else). Only the game's players and staff may ask for one
 (analysis.services.may_request)."""
 
@@ -23,8 +23,8 @@ from analysis.compute import OK
 from analysis.models import GameAnalysis
 from analysis.selectors import analysis_data, analysis_of, page_marks
 from analysis.services import AnalysisRefused, analysis_request, is_lost, may_request
+from games.live.visibility import may_read_game
 from games.models import GameRecord
-from games.visibility import may_read_game
 
 MAX_GAME_ID = 2**63 - 1
 POLL_STATUSES = {GameAnalysis.Status.QUEUED, GameAnalysis.Status.RUNNING}

@@ -5,7 +5,7 @@ Who may see what (GUIDE: hidden information is filtered on the server): a finish
 game's replay and its event log are public, like ``GET /api/games/<id>/events``, so a
 replay link can be shared with anyone. A running game has no replay: its log holds
 every hand, so the page refuses (403) before reading a single event. A game at a
-private table without spectators is its players' (games.visibility.may_read_game): the
+private table without spectators is its players' (games.live.visibility.may_read_game): the
 replay sends an anonymous visitor to the login page and refuses anyone else (403).
 """
 
@@ -29,8 +29,8 @@ from accounts.models import User
 from analysis.views import panel_context
 from games.archive.frames import build_frames, settlement_rows
 from games.archive.history import history_rows, player_games
+from games.live.visibility import may_read_game
 from games.models import GameEvent, GameRecord, Room
-from games.visibility import may_read_game
 from games.vocabulary import KOU_LABELS, kou_label
 from games.web.api import private_game_refusal
 

@@ -24,7 +24,6 @@ from games.live import seating
 from games.live.broadcast import announce_seats
 from games.live.series import end_series
 from games.models import PrivateTable, Room, Seat, Series, Table
-from games.visibility import may_watch  # noqa: F401 - who may open a table: games.visibility
 
 # No 0/O, 1/I/L: a code read aloud or copied by hand is not mistaken.
 CODE_ALPHABET = "ABCDEFGHJKMNPQRSTUVWXYZ23456789"

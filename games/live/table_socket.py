@@ -36,8 +36,8 @@ from games.live.hints import game_hints
 from games.live.inprocess_sweeps import ensure_sweeper
 from games.live.language import connection_language
 from games.live.message_fields import flag, is_whole_number
-from games.live.private_tables import may_watch
 from games.live.snapshots import engine_snapshot, game_view, table_state
+from games.live.visibility import may_watch
 from games.models import GameRecord, Seat, Table
 from ledger.selectors import coin_wallet
 from shuangkou_site.metrics.action_clock import action_received

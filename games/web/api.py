@@ -3,7 +3,7 @@ the event log of finished games. Hidden information is filtered on the server
 (GUIDE): a game's view carries only the requester's own hand, and the log, which
 holds every hand and the deal's seed, is published only once the game has ended.
 A game at a private table without spectators is its players' only
-(games.visibility.may_read_game): 401 for an anonymous client, 403 for anyone else."""
+(games.live.visibility.may_read_game): 401 for an anonymous client, 403 for anyone else."""
 
 from __future__ import annotations
 
@@ -15,7 +15,7 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from games import visibility
+from games.live import visibility
 from games.live.lobby import lobby_rooms
 from games.live.snapshots import game_view
 from games.models import BotLevel, GameEvent, GameRecord, Room
@@ -106,7 +106,7 @@ def game_or_404(game_id: int) -> GameRecord:
 
 
 def readable_game(request: Request, game_id: int) -> GameRecord:
-    """The game if ``request.user`` may read it (games.visibility.may_read_game);
+    """The game if ``request.user`` may read it (games.live.visibility.may_read_game);
     otherwise 404 (no such game), 401 (not signed in) or 403."""
     record = game_or_404(game_id)
     if not visibility.may_read_game(request.user, record):

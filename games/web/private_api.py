@@ -2,7 +2,7 @@
 call one service, answer. A refusal is a 400 with the reason and its code, and changes
 nothing.
 
-Who reads what (games.visibility): the invite code and link only the host and the
+Who reads what (games.live.visibility): the invite code and link only the host and the
 players seated there; anyone else signed in reads the table's other facts if they may
 watch it, else gets 403; an anonymous client gets 401. Joining by code is limited per
 user and per client address (games.web.invite_limits): 429 with Retry-After past the
@@ -19,9 +19,8 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from games import visibility
 from games.errors import ActionError
-from games.live import private_tables
+from games.live import private_tables, visibility
 from games.live.series import series_score
 from games.models import PrivateTable, Series
 from games.web import invite_limits
@@ -66,7 +65,7 @@ class PrivateTableSerializer(serializers.Serializer):
 
 def describe(private: PrivateTable, request: Request) -> dict:
     """The table as ``request.user`` may read it: the code and link for its insiders
-    only (games.visibility.private_insider; never for a missing id)."""
+    only (games.live.visibility.private_insider; never for a missing id)."""
     insider = visibility.private_insider(request.user, private)
     series = Series.objects.filter(table_id=private.table_id).order_by("-pk").first()
     return {"table": private.table_id, "host": private.host_id,

@@ -4,8 +4,7 @@ players, the series so far, and whether the viewer is the host."""
 from __future__ import annotations
 
 from accounts.models import User
-from games import visibility
-from games.live import private_tables
+from games.live import private_tables, visibility
 from games.live.series import series_score
 from games.models import Series, Table
 

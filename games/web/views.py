@@ -21,10 +21,10 @@ from games.live import seating
 from games.live.lobby import rooms_context
 from games.live.quick_chat import chat_config
 from games.live.snapshots import table_state
+from games.live.visibility import may_watch
 from games.models import Seat, Table
 from games.onboarding import beginner_room
 from games.rule_set_names import rule_set_name
-from games.visibility import may_watch
 from games.vocabulary import READING_TEXTS
 from games.web.private_panel import panel_context
 from ledger.selectors import coin_wallet

@@ -1,6 +1,6 @@
 """Who may read a private table (好友房) and its games, over every way in: the private
 table's API, the table page, the game API and its log, the replay page and its JSON
-download, the analysis (API and panel), the history and the lobby (games.visibility).
+download, the analysis (API and panel), the history and the lobby (games.live.visibility).
 
 Each reader is tried as an outsider would: anonymous, a signed-in stranger, a seated
 player, the host and staff."""
@@ -16,7 +16,7 @@ from django.test import Client
 from django.urls import reverse
 
 from analysis.models import GameAnalysis
-from games import visibility
+from games.live import visibility
 from games.live.lifecycle import game_act
 from games.live.private_tables import private_table_join, private_table_open
 from games.live.seating import table_ready, table_stand
