@@ -22,6 +22,7 @@ import time
 from datetime import timedelta
 
 from asgiref.sync import sync_to_async
+from celery import current_app as celery_app  # the site's app (shuangkou_site.celery)
 from channels.db import database_sync_to_async
 from django.conf import settings
 from django.db import connections, transaction
@@ -69,7 +70,6 @@ from games.settlement.settle import post_settlement
 from ledger.models import Currency
 from ledger.selectors import coin_wallets, point_balances
 from ledger.services import LedgerError, balance_of, freeze_game_coins
-from shuangkou_site.celery import app as celery_app
 
 logger = logging.getLogger(__name__)
 
