@@ -54,7 +54,7 @@ def test_the_engine_imports_the_standard_library_and_itself_only():
 
 # What the engine's tests may use beyond the engine: the examples count of the
 # hypothesis profiles, itself the standard library and hypothesis only (checked below).
-ENGINE_TEST_SUPPORT = {"games.testing.examples"}
+ENGINE_TEST_SUPPORT = {"games.engine.tests.examples"}
 
 
 def test_the_engines_tests_need_no_django_either():

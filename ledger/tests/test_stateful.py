@@ -24,7 +24,7 @@ from hypothesis.stateful import (
 from accounts.levels import level_for_points
 from accounts.models import User
 from accounts.selectors import levels_of
-from games.testing.examples import DERANDOMIZED, examples
+from games.engine.tests.examples import DERANDOMIZED, examples
 from ledger.audit import ledger_violations
 from ledger.models import Account, Currency, Hold, SystemAccount, Transaction
 from ledger.services import (
@@ -344,7 +344,7 @@ def test_random_ledger_writes_keep_every_balance_and_the_audit_right():
     install_level_ladder()
     paths_taken.clear()
     # Derandomized under the ``ci`` profile, so the coverage check below never fails a
-    # CI run by chance (games.testing.examples).
+    # CI run by chance (games.engine.tests.examples).
     run_state_machine_as_test(LedgerMachine, settings=settings(
         max_examples=examples(15), stateful_step_count=20, deadline=None,
         derandomize=DERANDOMIZED,

@@ -8,8 +8,8 @@ import threading
 import pytest
 from django.db import connection
 
+from common.testing.server_helpers import served
 from games.testing.connection_count import connections_named, hammer
-from games.testing.server_helpers import served
 
 POOL_MAX = 4
 

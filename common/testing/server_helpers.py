@@ -47,7 +47,7 @@ def refusing_port() -> Iterator[int]:
 
 SITE_APP = "shuangkou_site.asgi:application"
 # The same, with the static files (CSS, scripts) served as well: for a browser.
-SITE_APP_WITH_STATIC = "games.testing.asgi_with_static:application"
+SITE_APP_WITH_STATIC = "shuangkou_site.asgi_with_static:application"
 
 
 def start_server(listener: socket.socket, app: str = SITE_APP,
