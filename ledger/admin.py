@@ -17,8 +17,8 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
 from common.admin_readonly import ReadOnlyMixin
-from shuangkou_site.site_i18n import ledger_memo
 
+from .labels import ledger_memo
 from .models import Account, Hold, Leg, Transaction
 from .services import LedgerError, correct_transaction
 

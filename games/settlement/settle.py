@@ -10,9 +10,9 @@ from games.engine.game import Game
 from games.engine.rulesets import RuleSet
 from games.models import GameEvent, GameRecord
 from games.settlement.money import game_money
+from games.settlement.posting import grant_starting_coins_after_game, settle_game
 from games.settlement.report import seat_fees, settlement_report
 from ledger.models import Currency, Hold, Leg
-from ledger.services import grant_starting_coins_after_game, settle_game
 from stats.services import game_facts_record
 
 

@@ -31,9 +31,9 @@ from games.live.lifecycle import game_act
 from games.live.seating import room_quick_join, table_ready
 from games.models import BotPlayer, GameRecord, Room, RuleSetConfig, Seat
 from games.testing.room_helpers import coin_room, make_player, make_room, start_game_with_bots
+from ledger.labels import SYSTEM_MEMOS
 from ledger.models import Account, Hold, Transaction
 from ledger.services import adjust_balance, correct_transaction
-from shuangkou_site.site_i18n import SYSTEM_MEMOS
 
 JSON_BLOCK = re.compile(r'<script id="([\w-]+)" type="application/json">(.*?)</script>', re.S)
 PASSWORD = "Tea-house-2048"

@@ -25,19 +25,18 @@ from accounts.levels import level_for_points
 from accounts.models import User
 from accounts.selectors import levels_of
 from games.engine.tests.examples import DERANDOMIZED, examples
+from games.settlement.coin_plan import Escape, plan_coins, plan_points
+from games.settlement.posting import settle_game
 from ledger.audit import ledger_violations
 from ledger.models import Account, Currency, Hold, SystemAccount, Transaction
 from ledger.services import (
-    Escape,
     LedgerError,
     adjust_balance,
     correct_transaction,
     freeze_coins,
     grant_coins,
     release_hold,
-    settle_game,
 )
-from ledger.settlement import plan_coins, plan_points
 from ledger.tests.ledger_helpers import (
     RULES_LADDER,
     install_level_ladder,
