@@ -30,7 +30,6 @@ from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
 from accounts.models import User
-from fair_play.escapes import record_escapes
 from games.engine.game import Game, GameError, event_for
 from games.errors import ActionError
 from games.live import warm_engines
@@ -353,7 +352,6 @@ def game_settle(*, game_id: int) -> bool:
         if record is None or record.status != GameRecord.Status.ENDED or record.settled_at:
             return False
         summary = post_settlement(record)
-        record_escapes(record)  # escape warnings and bans (fair_play), once per player
         record.settled_at = timezone.now()
         record.settlement = summary
         record.seq += 1

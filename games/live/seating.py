@@ -11,13 +11,13 @@ from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
 from accounts.models import User
-from fair_play.bans import check_may_sit
 from games.errors import ActionError
 from games.live.bot_accounts import bot_user_ids, free_bot, stand_bots_if_alone
 from games.live.broadcast import announce_seats
 from games.live.lifecycle import game_start
 from games.live.series import end_series, is_private
 from games.models import Room, Seat, Series, Table
+from games.seat_guards import check_may_sit
 from ledger.models import Currency
 from ledger.services import balance_of
 
@@ -196,7 +196,7 @@ def locked_table(table_id: int) -> Table:
 
 
 def _check_can_sit(user: User, room: Room) -> None:
-    check_may_sit(user)  # an escape ban (fair_play): every way to a seat comes here
+    check_may_sit(user)  # the seat guards (fair_play's bans): every way to a seat comes here
     if room.is_coins and balance_of(user, Currency.COIN) < room.min_coins:
         raise ActionError(_("这个房间至少要有 %(coins)s 游戏币才能入座"), {"coins": room.min_coins})
 
