@@ -15,7 +15,6 @@ from games.settlement.posting import grant_starting_coins_after_game, settle_gam
 from games.settlement.report import seat_fees, settlement_report
 from games.signals import game_settled
 from ledger.models import Currency, Hold, Leg
-from stats.services import game_facts_record
 
 
 def post_settlement(record: GameRecord) -> dict:
@@ -48,7 +47,6 @@ def post_settlement(record: GameRecord) -> dict:
     # In this transaction too: the stats' facts and the escape records are written
     # with the money or not at all; the auto-analysis is queued once it commits
     # (games.signals).
-    game_facts_record(record=record, events=events)
     game_settled.send(sender=GameRecord, record=record, events=events)
     schedule_auto_analysis(record)
     return summary
