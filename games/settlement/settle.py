@@ -6,7 +6,6 @@ owns the game's end and the table's reopening."""
 from __future__ import annotations
 
 from accounts.models import User
-from analysis.services import schedule_auto_analysis
 from games.engine.game import Game
 from games.engine.rulesets import RuleSet
 from games.models import GameEvent, GameRecord
@@ -48,7 +47,6 @@ def post_settlement(record: GameRecord) -> dict:
     # with the money or not at all; the auto-analysis is queued once it commits
     # (games.signals).
     game_settled.send(sender=GameRecord, record=record, events=events)
-    schedule_auto_analysis(record)
     return summary
 
 
