@@ -15,7 +15,7 @@ class AnalysisConfig(AppConfig):
         from analysis.services import schedule_auto_analysis_of_settled_game
         from analysis.views import panel_context
         from games.archive.panels import HistoryColumn, ReplayPanel, history_columns, replay_panels
-        from games.signals import game_settled
+        from games.hooks.signals import game_settled
 
         replay_panels.register("analysis", ReplayPanel(
             template="analysis/_panel.html", context=panel_context))

@@ -104,7 +104,7 @@ def _enqueue_robustly(game_id: int) -> None:
 
 
 def schedule_auto_analysis_of_settled_game(*, record: GameRecord, **_signal) -> None:
-    """games.signals.game_settled: the auto-analysis of a coin game, queued once the
+    """games.hooks.signals.game_settled: the auto-analysis of a coin game, queued once the
     settlement commits."""
     schedule_auto_analysis(record)
 

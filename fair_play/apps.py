@@ -13,8 +13,8 @@ class FairPlayConfig(AppConfig):
         # settlement's transaction.
         from fair_play.bans import check_may_sit
         from fair_play.escapes import record_escapes_of_settled_game
-        from games.seat_guards import seat_guards
-        from games.signals import game_settled
+        from games.hooks.seat_guards import seat_guards
+        from games.hooks.signals import game_settled
 
         seat_guards.register("fair_play.escape_ban", check_may_sit)
         game_settled.connect(record_escapes_of_settled_game,

@@ -79,7 +79,7 @@ def record_escapes(record, *, at: datetime | None = None) -> list[EscapeRecord]:
 
 
 def record_escapes_of_settled_game(*, record, **_signal) -> None:
-    """games.signals.game_settled: the escape records (and bans) of the game being
+    """games.hooks.signals.game_settled: the escape records (and bans) of the game being
     settled, in its transaction."""
     record_escapes(record)
 

@@ -9,8 +9,8 @@ class StatsConfig(AppConfig):
 
     def ready(self) -> None:
         # Each seat's facts are written in the settlement's transaction: settled means
-        # counted (games.signals).
-        from games.signals import game_settled
+        # counted (games.hooks.signals).
+        from games.hooks.signals import game_settled
         from stats.services import record_facts_of_settled_game
 
         game_settled.connect(record_facts_of_settled_game, dispatch_uid="stats.game_facts")

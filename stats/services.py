@@ -16,7 +16,7 @@ from .models import SeatBombs, SeatFacts
 
 def record_facts_of_settled_game(*, record: GameRecord, events: Sequence[dict],
                                   **_signal) -> None:
-    """games.signals.game_settled: the facts of the game being settled, in its
+    """games.hooks.signals.game_settled: the facts of the game being settled, in its
     transaction (settled means counted)."""
     game_facts_record(record=record, events=events)
 

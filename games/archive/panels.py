@@ -10,8 +10,8 @@ from typing import Any
 
 from django.http import HttpRequest
 
+from games.hooks.registry import Registry
 from games.models import GameRecord
-from games.registry import Registry
 
 
 @dataclass(frozen=True)

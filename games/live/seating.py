@@ -12,12 +12,12 @@ from django.utils.translation import gettext_lazy as _
 
 from accounts.models import User
 from games.errors import ActionError
+from games.hooks.seat_guards import check_may_sit
 from games.live.bot_accounts import bot_user_ids, free_bot, stand_bots_if_alone
 from games.live.broadcast import announce_seats
 from games.live.lifecycle import game_start
 from games.live.series import end_series, is_private
 from games.models import Room, Seat, Series, Table
-from games.seat_guards import check_may_sit
 from ledger.models import Currency
 from ledger.services import balance_of
 

@@ -8,11 +8,11 @@ from __future__ import annotations
 from accounts.models import User
 from games.engine.game import Game
 from games.engine.rulesets import RuleSet
+from games.hooks.signals import game_settled
 from games.models import GameEvent, GameRecord
 from games.settlement.money import game_money
 from games.settlement.posting import grant_starting_coins_after_game, settle_game
 from games.settlement.report import seat_fees, settlement_report
-from games.signals import game_settled
 from ledger.models import Currency, Hold, Leg
 
 
@@ -45,7 +45,7 @@ def post_settlement(record: GameRecord) -> dict:
         user_id for seat, user_id in enumerate(record.players) if seat != escaped)
     # In this transaction too: the stats' facts and the escape records are written
     # with the money or not at all; the auto-analysis is queued once it commits
-    # (games.signals).
+    # (games.hooks.signals).
     game_settled.send(sender=GameRecord, record=record, events=events)
     return summary
 

@@ -1,12 +1,12 @@
-"""The apps above games hear of a settlement through games.signals.game_settled, inside
+"""The apps above games hear of a settlement through games.hooks.signals.game_settled, inside
 its transaction (README, "Layout"): what they write commits with the money or not at
 all, and settling again writes nothing twice."""
 
 import pytest
 
+from games.hooks.signals import game_settled
 from games.live.lifecycle import game_settle
 from games.models import GameRecord
-from games.signals import game_settled
 from games.testing.room_helpers import make_player, make_room
 from games.testing.stored_games import stored_game
 from ledger.models import Transaction

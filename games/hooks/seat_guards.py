@@ -9,7 +9,7 @@ from collections.abc import Callable
 
 from django.contrib.auth.base_user import AbstractBaseUser
 
-from games.registry import Registry
+from games.hooks.registry import Registry
 
 SeatGuard = Callable[[AbstractBaseUser], None]
 
