@@ -13,7 +13,7 @@ HYPOTHESIS_PROFILE ?= ci
 PYTEST := PLAYWRIGHT_SKIP_BROWSER_DOWNLOAD=1 DJANGO_SETTINGS_MODULE=$(TEST_SETTINGS) \
 	$(BIN)/pytest -n $(PYTEST_WORKERS) --dist load
 
-.PHONY: venv services chromium node messages run test test-fast js-test lint
+.PHONY: venv services chromium node messages run test test-fast js-test lint imports
 
 venv: $(STAMP)
 
@@ -61,15 +61,20 @@ run: venv messages
 	DJANGO_SETTINGS_MODULE=$(DEV_SETTINGS) $(BIN)/uvicorn shuangkou_site.asgi:application \
 		--host 127.0.0.1 --port 8000 --lifespan off --no-proxy-headers
 
+# The import contracts (pyproject.toml, [tool.importlinter]): apps depend one way, the
+# engine on nothing of Django. Run before the tests, and by lint.
+imports: venv
+	$(BIN)/lint-imports
+
 # Everything, the tests marked slow included: what CI runs (.ci/run).
-test: venv services chromium messages js-test
+test: venv imports services chromium messages js-test
 	HYPOTHESIS_PROFILE=$(HYPOTHESIS_PROFILE) $(PYTEST) $(PYTEST_ARGS)
 
 # The inner loop: no test marked slow (browser, servers, long property runs, whole
 # games), and the property tests at the `dev` profile's share of their examples.
-test-fast: venv services messages js-test
+test-fast: venv imports services messages js-test
 	HYPOTHESIS_PROFILE=$(if $(filter command line environment,$(origin HYPOTHESIS_PROFILE)),$(HYPOTHESIS_PROFILE),dev) \
 		$(PYTEST) -m "not slow" $(PYTEST_ARGS)
 
-lint: venv
+lint: venv imports
 	$(BIN)/ruff check .

@@ -12,7 +12,7 @@ from django.utils import translation
 from hypothesis import settings as hypothesis_settings
 
 # Hypothesis profiles (README, "Tests"). ``ci`` runs every property test at its full
-# count of examples (games.testing.examples) and prints the blob that reproduces a
+# count of examples (games.engine.tests.examples) and prints the blob that reproduces a
 # failure; ``dev`` runs a quarter of them for the inner loop. HYPOTHESIS_PROFILE picks one;
 # otherwise CI=true (what CI services set) means ``ci``, and ``make test`` asks for ``ci``.
 hypothesis_settings.register_profile("ci", print_blob=True)
@@ -83,7 +83,7 @@ def deal_seed_of_the_test(request, settings):
     """Every live game a test plays is dealt from a seed derived from the test's node id
     (games.live.lifecycle._deal_seed): the same cards on every run, in any order, on any
     xdist worker, and other cards in another test. Servers a test starts get the seed
-    through the environment (games.testing.server_helpers)."""
+    through the environment (common.testing.server_helpers)."""
     settings.GAMES_DEAL_SEED = request.node.nodeid
 
 
@@ -113,7 +113,7 @@ def own_cache_namespace(settings):
     """The test cache is the shared Redis: give the test its own key prefix, so counts
     of a limit (failed logins, invite codes) kept by one test, or by an earlier run,
     never block another. Servers the test starts get the prefix too
-    (games.testing.server_helpers)."""
+    (common.testing.server_helpers)."""
     caches = copy.deepcopy(settings.CACHES)
     caches["default"]["KEY_PREFIX"] = f"test-{uuid.uuid4().hex}"
     settings.CACHES = caches
@@ -123,7 +123,7 @@ def own_cache_namespace(settings):
 def redis_down(settings):
     """The cache (and so every limit kept in it) points at a port that refuses
     connections: a real outage of Redis, for this test only."""
-    from games.testing.server_helpers import refusing_port
+    from common.testing.server_helpers import refusing_port
 
     with refusing_port() as port:
         caches = copy.deepcopy(settings.CACHES)

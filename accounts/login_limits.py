@@ -2,7 +2,7 @@
 
 Every way in that checks a password (the login page, the admin login, POST /api/token)
 goes through ``authenticate_limited``. A key's failures are counted in a fixed window
-that opens at its first failure (shuangkou_site.fixed_windows); once a key has had its
+that opens at its first failure (common.fixed_windows); once a key has had its
 allowed number of failures, every attempt on it is refused, right password or not, until
 the window closes. The cache is Redis in test and production, so the counts hold across
 processes (``incr`` is atomic).
@@ -27,7 +27,7 @@ from django.conf import settings
 from django.contrib.auth import authenticate
 from django.http import HttpRequest
 
-from shuangkou_site import fixed_windows
+from common import fixed_windows
 
 from .models import User
 

@@ -1,7 +1,7 @@
 """Sign-ups allowed per client address, counted in Django's cache (issue #11: 43 of 50
 sign-ups from one address in 34 s succeeded). The address is ``client_ip``'s, the same
 one the login limits count; the count is a fixed window opened by the first sign-up of
-the address (shuangkou_site.fixed_windows). The cache is Redis in test and production,
+the address (common.fixed_windows). The cache is Redis in test and production,
 so the count holds across processes (``incr`` is atomic)."""
 
 from __future__ import annotations
@@ -11,7 +11,7 @@ import math
 from django.conf import settings
 from django.http import HttpRequest
 
-from shuangkou_site import fixed_windows
+from common import fixed_windows
 
 from .login_limits import _digest, client_ip
 

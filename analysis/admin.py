@@ -2,7 +2,7 @@
 
 from django.contrib import admin
 
-from shuangkou_site.admin_readonly import ReadOnlyMixin
+from common.admin_readonly import ReadOnlyMixin
 
 from .models import AnalysisOptions, GameAnalysis
 

@@ -86,3 +86,20 @@ def page_marks(data: dict) -> dict[str, dict]:
     return {str(move["step"]): {"mark": move["mark"], "best": move["best_text"],
                                 "loss": move["loss"]}
             for move in data["moves"] if move["mark"] != OK}
+
+
+def history_cells(games: list[GameRecord]) -> dict[int, dict]:
+    """The history's 分析 column (games.archive.panels.HistoryColumn): for each game of
+    the page that has an analysis, its status and the viewer's accuracy in it (the
+    games carry ``my_seat``), in one query."""
+    seats = {game.pk: game.my_seat for game in games}
+    return {game_id: {"game_id": game_id, "status": status,
+                      "accuracy": _accuracy(summary, seats[game_id])}
+            for game_id, status, summary in GameAnalysis.objects.filter(game__in=games)
+            .values_list("game_id", "status", "summary")}
+
+
+def _accuracy(summary: list[dict], seat: int) -> float | None:
+    """My accuracy in a finished analysis (analysis.compute.summarise); None where it
+    has none (not analysed, or no move of mine had a choice)."""
+    return next((row["accuracy"] for row in summary or [] if row["seat"] == seat), None)

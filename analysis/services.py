@@ -103,6 +103,12 @@ def _enqueue_robustly(game_id: int) -> None:
         logger.exception("could not enqueue the analysis of game %s", game_id)
 
 
+def schedule_auto_analysis_of_settled_game(*, record: GameRecord, **_signal) -> None:
+    """games.hooks.signals.game_settled: the auto-analysis of a coin game, queued once the
+    settlement commits."""
+    schedule_auto_analysis(record)
+
+
 def schedule_auto_analysis(record: GameRecord) -> None:
     """At a settlement (call inside its transaction): once it commits, queue the
     analysis of a coin game if the operator wants coin games analysed (admin's

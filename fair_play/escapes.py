@@ -78,6 +78,12 @@ def record_escapes(record, *, at: datetime | None = None) -> list[EscapeRecord]:
     return written
 
 
+def record_escapes_of_settled_game(*, record, **_signal) -> None:
+    """games.hooks.signals.game_settled: the escape records (and bans) of the game being
+    settled, in its transaction."""
+    record_escapes(record)
+
+
 def counted_escapes(user_id: int, *, since: datetime, until: datetime):
     """The escapes that count towards the next step: in the window, and not of a ban an
     admin lifted (a lift says the ban was not deserved)."""

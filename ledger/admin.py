@@ -16,9 +16,9 @@ from django.urls import path, reverse
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
-from shuangkou_site.admin_readonly import ReadOnlyMixin
-from shuangkou_site.site_i18n import ledger_memo
+from common.admin_readonly import ReadOnlyMixin
 
+from .labels import ledger_memo
 from .models import Account, Hold, Leg, Transaction
 from .services import LedgerError, correct_transaction
 

@@ -26,11 +26,10 @@ from dataclasses import dataclass
 from datetime import date, datetime
 
 from django.conf import settings
+from django.contrib.auth.base_user import AbstractBaseUser as User  # any user model
 from django.db import transaction
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
-
-from accounts.models import User
 
 from .models import Account, Currency, Kind, Leg, SystemAccount, Transaction
 from .selectors import frozen_coins

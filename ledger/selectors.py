@@ -5,9 +5,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from datetime import datetime
 
+from django.contrib.auth.base_user import AbstractBaseUser as User  # any user model
 from django.db.models import Max, Q, QuerySet, Sum
-
-from accounts.models import User
 
 from .models import Account, Currency, Hold, Leg
 

@@ -11,16 +11,14 @@ from dataclasses import dataclass
 from typing import Any
 
 from django.conf import settings
+from django.contrib.auth.base_user import AbstractBaseUser as User  # any user model
 from django.db import IntegrityError, transaction
 from django.db.models import Q
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
-from accounts.models import User
-
 from . import sql
 from .models import MAY_GO_NEGATIVE, Account, Currency, Hold, Kind, SystemAccount, Transaction
-from .settlement import CoinRules, Escape, plan_game_coins, plan_points
 
 
 class LedgerError(ValueError):
@@ -217,30 +215,6 @@ def grant_starting_coins(user: User) -> Transaction | None:
                        memo="新玩家赠送")
 
 
-def grant_starting_coins_after_game(player_ids: Iterable[int]) -> list[Transaction]:
-    """The starting grant of each human player among ``player_ids`` who has not had it
-    yet: new coins enter the economy after a player's first settled game, not at
-    sign-up, so an account made only to collect coins must sit a whole game first
-    (docs/ledger.md, "How coins enter the economy"). Bots (users with a BotPlayer row)
-    never get it. Call inside the settlement's transaction. Players who have it are
-    skipped by key before posting, so a later change of LEDGER_STARTING_COINS is not a
-    conflicting repost of the same key."""
-    humans = User.objects.filter(pk__in=list(player_ids), bot_player__isnull=True) \
-        .order_by("pk")
-    keys = {player.pk: starting_grant_key(player.pk) for player in humans}
-    if not keys:
-        return []
-    granted = set(Transaction.objects.filter(key__in=keys.values())
-                  .values_list("key", flat=True))
-    posted = []
-    for player in humans:
-        if keys[player.pk] not in granted:
-            grant = grant_starting_coins(player)
-            if grant is not None:
-                posted.append(grant)
-    return posted
-
-
 def adjust_balance(*, user: User, currency: Currency | str, amount: int, reason: str,
                    key: str, actor: User | None = None) -> Transaction:
     """An operator's adjustment, against the house account."""
@@ -312,7 +286,7 @@ def release_hold(hold: Hold) -> Hold:
         posted = ledger_post(
             key=f"release:{hold.pk}", kind=Kind.RELEASE, game_key=hold.game_key, memo="解冻",
             legs=_hold_return_legs(hold))
-        _resolve([hold], Hold.Status.RELEASED, posted)
+        resolve_holds([hold], Hold.Status.RELEASED, posted)
     return hold
 
 
@@ -323,8 +297,9 @@ def _hold_return_legs(hold: Hold) -> list[LegSpec]:
     ]
 
 
-def _resolve(holds: Sequence[Hold], status: str, posted: Transaction) -> None:
-    # A pending hold is resolved exactly once: only rows still pending change.
+def resolve_holds(holds: Sequence[Hold], status: str, posted: Transaction) -> None:
+    """Mark ``holds`` resolved by ``posted`` (settled or released). A pending hold is
+    resolved exactly once: only rows still pending change, and any other refuses all."""
     now = timezone.now()
     changed = Hold.objects.filter(pk__in=[hold.pk for hold in holds],
                                   status=Hold.Status.PENDING).update(
@@ -333,98 +308,6 @@ def _resolve(holds: Sequence[Hold], status: str, posted: Transaction) -> None:
         raise LedgerError(_("本局已有一笔冻结了结过"))
     for hold in holds:
         hold.status, hold.resolved_by, hold.resolved_at = status, posted, now
-
-
-# --- settlement ----------------------------------------------------------------------------
-
-def settle_game(*, game_key: str, players: Sequence[User], scores: Sequence[int],
-                stake_unit: int = 1, coins: bool = False, coefficient: int = 0, fee: int = 0,
-                escape: Escape | None = None, coin_scores: Sequence[int] | None = None,
-                coin_rules: CoinRules | None = None) -> Transaction | None:
-    """Settle one game exactly once (key ``settle:<game_key>``): points by score ×
-    stake unit, and in coin rooms coins by score × N − A from the frozen holds
-    (RULES §7–§8). For an escape, ``scores`` are the contributions only and the
-    penalty is charged and shared as §10 says. ``coin_scores`` are the scores coins
-    follow where they differ (classic's capped multiplier); ``coin_rules``, where
-    given, replace the flat ``fee`` (RULES §9). Every hold of the game is resolved
-    in the same transaction. Returns None when nothing moves (no holds, all zero)."""
-    key = f"settle:{game_key}"
-    if len(players) != len(scores):
-        raise LedgerError(_("每位玩家须有一个分数"))
-    # A player listed twice would draw on the same hold twice (escrow legs of -2 × hold).
-    if len({user.pk for user in players}) != len(players):
-        raise LedgerError(_("有玩家被列出两次"))
-    with transaction.atomic():
-        holds = {hold.user_id: hold for hold in
-                 Hold.objects.select_for_update().filter(game_key=game_key)}
-        point_deltas, point_house = plan_points(scores, stake_unit)
-        if escape is not None:
-            point_deltas[escape.seat] -= escape.penalty_units * stake_unit
-            point_house += escape.penalty_units * stake_unit
-        # Pending holds (locked above) mean nobody settled yet; otherwise look.
-        if not holds or any(hold.status != Hold.Status.PENDING for hold in holds.values()):
-            existing = Transaction.objects.filter(key=key).first()
-            if existing is not None:
-                _same_points_or_raise(existing, players, point_deltas)
-                return existing
-        currencies = [Currency.POINT, Currency.COIN] if coins else [Currency.POINT]
-        accounts = accounts_of(
-            users=players, currencies=currencies,
-            systems=[SystemAccount.HOUSE, SystemAccount.FEES, SystemAccount.ESCROW] if coins
-            else [SystemAccount.HOUSE])
-        legs = [LegSpec(accounts[(user.pk, Currency.POINT)], delta)
-                for user, delta in zip(players, point_deltas)]
-        legs.append(LegSpec(accounts[(SystemAccount.HOUSE, Currency.POINT)], point_house))
-        if coins:
-            legs += _coin_legs(players, scores if coin_scores is None else coin_scores, holds,
-                               accounts, coefficient, coin_rules or CoinRules(fee=fee), escape)
-        elif holds:
-            raise LedgerError(_("只结算积分的对局却冻结了金币"))
-        if not any(leg.amount for leg in legs):
-            return None  # nothing moves: a points game that ended all square
-        kind = Kind.ESCAPE_PENALTY if escape else Kind.SETTLEMENT
-        posted = ledger_post(key=key, kind=kind, legs=legs, game_key=game_key,
-                             memo="逃跑结算" if escape else "对局结算")
-        _resolve(list(holds.values()), Hold.Status.SETTLED, posted)
-    return posted
-
-
-def _same_points_or_raise(existing: Transaction, players: Sequence[User],
-                          point_deltas: Sequence[int]) -> None:
-    """A retry must settle the same game the same way: its points are compared (the
-    coins came out of holds that are resolved now)."""
-    posted = dict(existing.legs.filter(account__currency=Currency.POINT,
-                                       account__user__in=players)
-                  .values_list("account__user_id", "amount"))
-    asked = {user.pk: delta for user, delta in zip(players, point_deltas) if delta}
-    if posted != asked:
-        raise LedgerError(_("%(key)s 已按不同的分数结算过"), {"key": existing.key})
-
-
-def _coin_legs(players: Sequence[User], scores: Sequence[int], holds: dict[int, Hold],
-               accounts: dict, coefficient: int, rules: CoinRules,
-               escape: Escape | None) -> list[LegSpec]:
-    missing = [str(user) for user in players if user.pk not in holds]
-    if missing:
-        raise LedgerError(_("未冻结这些玩家的金币：%(players)s"),
-                          {"players": ", ".join(missing)})
-    # Every hold of the game is marked settled below: one of someone not playing would
-    # be marked settled with its coins left in escrow. Release it first.
-    if len(holds) != len(players):
-        raise LedgerError(_("有不是本局玩家的人为本局冻结了金币"))
-    if any(hold.status != Hold.Status.PENDING for hold in holds.values()):
-        raise LedgerError(_("本局已有一笔冻结了结过"))
-    plan = plan_game_coins(scores, [holds[user.pk].amount for user in players], coefficient,
-                           rules, escape)
-    escrow = accounts[(SystemAccount.ESCROW, Currency.COIN)]
-    legs = []
-    for user, net in zip(players, plan.net):
-        hold = holds[user.pk]
-        legs.append(LegSpec(escrow, -hold.amount, hold))
-        legs.append(LegSpec(accounts[(user.pk, Currency.COIN)], hold.amount + net))
-    legs.append(LegSpec(accounts[(SystemAccount.FEES, Currency.COIN)], plan.fees))
-    legs.append(LegSpec(accounts[(SystemAccount.HOUSE, Currency.COIN)], plan.house))
-    return legs
 
 
 # --- corrections --------------------------------------------------------------------------

@@ -18,10 +18,10 @@ from django.core.paginator import Paginator
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import render
 from django.urls import reverse
-from django.utils.translation import gettext_lazy as _
 from django.views.decorators.http import require_GET
 
 from .charts import PointsChart, points_chart
+from .labels import KIND_LABELS
 from .models import Currency, Kind, Leg
 from .relief import relief_status
 from .selectors import pending_holds, user_balances, user_entries
@@ -30,19 +30,6 @@ ENTRIES_PER_PAGE = 20
 # The chart draws at most this many of the newest points entries: an inline SVG of
 # tens of thousands of vertices is no use to anyone and slows the page.
 CHART_MAX_POINTS = 500
-
-# The statements' labels: fuller than the model's (对局结算 for 结算, 金币冻结 for 冻结).
-KIND_LABELS = {
-    Kind.GRANT: _("赠送"),
-    Kind.SETTLEMENT: _("对局结算"),
-    Kind.FEE: _("系统回收"),
-    Kind.FREEZE: _("金币冻结"),
-    Kind.RELEASE: _("解冻"),
-    Kind.ESCAPE_PENALTY: _("逃跑结算"),
-    Kind.CORRECTION: _("冲正"),
-    Kind.ADJUSTMENT: _("管理调整"),
-    Kind.RELIEF: _("救济金"),
-}
 
 # The kinds offered as filters on each page: points never move by grants, fees,
 # freezes or releases (RULES §7). Any kind is still accepted in the query string.

@@ -18,8 +18,8 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
+from common.testing.server_helpers import listening_socket  # noqa: E402
 from games.testing.connection_count import connections_named, hammer  # noqa: E402
-from games.testing.server_helpers import listening_socket  # noqa: E402
 
 
 def main() -> None:

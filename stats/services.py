@@ -14,6 +14,13 @@ from games.settlement.report import bombs_played
 from .models import SeatBombs, SeatFacts
 
 
+def record_facts_of_settled_game(*, record: GameRecord, events: Sequence[dict],
+                                  **_signal) -> None:
+    """games.hooks.signals.game_settled: the facts of the game being settled, in its
+    transaction (settled means counted)."""
+    game_facts_record(record=record, events=events)
+
+
 def game_facts_record(*, record: GameRecord, events: Sequence[dict] | None = None) -> int:
     """Store one SeatFacts row per seat of the ended game ``record`` (and its bombs by
     stars, read from the log as the result panel reads them: games.settlement.report),

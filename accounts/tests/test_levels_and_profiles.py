@@ -6,7 +6,6 @@ from django.urls import reverse
 from accounts.models import User
 from accounts.selectors import level_progress_for_points, levels_of, player_standing
 from accounts.tests.helpers import make_player, post_coins, post_points
-from ledger.services import settle_game
 
 pytestmark = pytest.mark.django_db
 
@@ -118,23 +117,6 @@ def test_unknown_and_inactive_players_have_no_profile(client):
 
     assert client.get(reverse("player-profile", args=["nobody"])).status_code == 404
     assert client.get(reverse("player-profile", args=["gone"])).status_code == 404
-
-
-def test_recent_games_link_to_their_replays(client):
-    players = [make_player(f"p{seat}") for seat in range(4)]
-    settle_game(game_key="game:1001", players=players, scores=[2, -2, 2, -2])
-    client.force_login(make_player("watcher"))
-
-    html = client.get(reverse("player-profile", args=["p1"])).content.decode()
-
-    assert 'href="/games/game:1001/replay/"' in html
-    # The row's points, not any "-2": a date such as 2026-11-29 has one too.
-    assert '<td class="num">-2</td>' in html
-
-    # The old-style link leads to the replay by id; game 1001 does not exist here.
-    replay = client.get("/games/game:1001/replay/")
-    assert replay.status_code == 301 and replay["Location"].startswith("/games/1001/replay/")
-    assert client.get("/games/game:1001/replay/", follow=True).status_code == 404
 
 
 def test_my_profile_lists_my_recent_ledger_entries(client, settings):

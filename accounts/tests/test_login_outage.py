@@ -9,7 +9,7 @@ from django.urls import reverse
 
 from accounts.login_limits import LoginUnavailable
 from accounts.tests.helpers import PASSWORD, make_player
-from games.testing.server_helpers import refusing_port
+from common.testing.server_helpers import refusing_port
 
 pytestmark = pytest.mark.django_db
 

@@ -12,7 +12,7 @@ import pytest
 from django.core.cache import cache
 
 from accounts.login_limits import _digest
-from games.testing.server_helpers import served
+from common.testing.server_helpers import served
 
 FORGED = "203.0.113.99"
 
@@ -41,7 +41,7 @@ def test_a_forged_forwarded_address_from_localhost_counts_against_localhost(sett
 def test_every_documented_uvicorn_command_turns_the_proxy_headers_off():
     root = Path(__file__).resolve().parents[2]
     commands = []
-    for name in ("Makefile", "README.md", "games/testing/server_helpers.py"):
+    for name in ("Makefile", "README.md", "common/testing/server_helpers.py"):
         text = (root / name).read_text(encoding="utf-8")
         # A command may continue on the next line (a Makefile's backslash, a list).
         lines = text.replace("\\\n", " ").splitlines()

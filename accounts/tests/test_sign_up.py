@@ -1,5 +1,6 @@
 """Sign-up: creates the player, with no coins (the starting grant follows the first
-settled game: ledger/tests/test_starting_grant.py), at most N per address and window."""
+settled game: games/settlement/tests/test_starting_grant.py), at most N per address and
+window."""
 
 import pytest
 from django.urls import reverse

@@ -1,5 +1,5 @@
 """Ended games for the analysis tests: the engine's seeded sample games stored as the
-tables store them (stats.tests.helpers.stored_game), the last seat played by a server
+tables store them (games.testing.stored_games.stored_game), the last seat played by a server
 bot, and a counter of the engine's calls."""
 
 from __future__ import annotations
@@ -7,7 +7,7 @@ from __future__ import annotations
 from games.engine import ai
 from games.models import BotPlayer, GameRecord, Room
 from games.testing.room_helpers import make_player
-from stats.tests.helpers import stored_game
+from games.testing.stored_games import stored_game
 
 BOT_SEAT = 3
 

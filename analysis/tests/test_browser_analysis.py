@@ -14,9 +14,9 @@ from playwright.sync_api import expect
 
 from analysis.models import GameAnalysis
 from analysis.tests.helpers import game_with_a_bot, people
+from common.testing.server_helpers import SITE_APP_WITH_STATIC, served
 from games.testing.browser_checks import chromium_page, step_checker
 from games.testing.room_helpers import make_room, presets
-from games.testing.server_helpers import SITE_APP_WITH_STATIC, served
 
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.slow]
 

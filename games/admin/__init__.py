@@ -18,11 +18,11 @@ from django.urls import reverse
 from django.utils.html import format_html
 from django.utils.translation import gettext_lazy
 
+from common.admin_readonly import ReadOnlyMixin
 from games.admin import private  # noqa: F401 - the import registers private tables. admin
 from games.admin.escapes import game_ledger_link  # the import registers the escapes' admin
 from games.models import BotPlayer, GameEvent, GameRecord, Room, RuleSetConfig, Seat, Table
 from ledger.models import Account, Currency
-from shuangkou_site.admin_readonly import ReadOnlyMixin
 
 
 class RuleSetJSONField(forms.JSONField):

@@ -18,9 +18,9 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
 from accounts.models import User
+from common.admin_readonly import ReadOnlyMixin
 from games.models import GameEscape, GameRecord, Room
 from games.settlement.escape_costs import EscapeCost, escape_costs
-from shuangkou_site.admin_readonly import ReadOnlyMixin
 
 MAX_SEATS = 4  # the largest table (RULES §1): seats an escaper may have held
 

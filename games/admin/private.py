@@ -10,9 +10,9 @@ from django.db.models import Count
 from django.http import HttpRequest
 from django.utils.translation import gettext_lazy
 
+from common.admin_readonly import ReadOnlyMixin
 from games.live.series import series_score
 from games.models import PrivateTable, Series
-from shuangkou_site.admin_readonly import ReadOnlyMixin
 
 
 @admin.register(PrivateTable)

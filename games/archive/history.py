@@ -15,8 +15,8 @@ from operator import or_
 
 from django.db.models import Case, IntegerField, Q, QuerySet, Value, When
 
-from analysis.models import GameAnalysis
 from games.archive.frames import seat_value
+from games.archive.panels import HistoryCell, history_cells
 from games.models import GameRecord, Room, RuleSetConfig
 from games.vocabulary import kou_label
 
@@ -75,9 +75,8 @@ class HistoryRow:
     series: int | None = None
     series_game: int | None = None
     series_points: int | None = None
-    # The game's replay analysis (issue #15): its status, and my accuracy once done.
-    analysis: str | None = None
-    accuracy: float | None = None
+    # The cells of the columns other apps add (games.archive.panels): the analysis's.
+    cells: tuple[HistoryCell, ...] = ()
 
     @property
     def kou_text(self) -> str:
@@ -92,18 +91,15 @@ class HistoryRow:
 
 def history_rows(games: list[GameRecord]) -> list[HistoryRow]:
     """One page of ``player_games`` as rows (one more query for rule set labels, one
-    for the series among them and one for their analyses)."""
+    for the series among them, and the added columns' reads)."""
     labels = dict(RuleSetConfig.objects.filter(name__in={game.rule_set_name for game in games})
                   .values_list("name", "label"))
     series = _series_so_far(games)
-    analyses = {game_id: (status, summary) for game_id, status, summary in
-                GameAnalysis.objects.filter(game__in=games)
-                .values_list("game_id", "status", "summary")}
+    cells = history_cells(games)
     rows = []
     for game in games:
         seat = game.my_seat
         series_game, series_points = series.get(game.pk, (None, None))
-        analysis, summary = analyses.get(game.pk, (None, []))
         result = game.result or {}
         finish = result.get("finish") or []
         rows.append(HistoryRow(
@@ -116,14 +112,8 @@ def history_rows(games: list[GameRecord]) -> list[HistoryRow]:
             coins=seat_value(game.settlement, "coins", seat)
             if game.room.kind == Room.Kind.COINS else None,
             series=game.series_id, series_game=series_game, series_points=series_points,
-            analysis=analysis, accuracy=_accuracy(summary, seat)))
+            cells=tuple(cells[game.pk])))
     return rows
-
-
-def _accuracy(summary: list[dict], seat: int) -> float | None:
-    """My accuracy in a finished analysis (analysis.compute.summarise); None where it
-    has none (not analysed, or no move of mine had a choice)."""
-    return next((row["accuracy"] for row in summary or [] if row["seat"] == seat), None)
 
 
 def _series_so_far(games: list[GameRecord]) -> dict[int, tuple[int, int]]:

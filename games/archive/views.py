@@ -26,9 +26,9 @@ from django.utils.translation import gettext_lazy
 from django.views.decorators.http import require_GET
 
 from accounts.models import User
-from analysis.views import panel_context
 from games.archive.frames import build_frames, settlement_rows
 from games.archive.history import history_rows, player_games
+from games.archive.panels import history_columns, replay_panels_context
 from games.live.visibility import may_read_game
 from games.models import GameEvent, GameRecord, Room
 from games.vocabulary import KOU_LABELS, kou_label
@@ -128,8 +128,8 @@ def game_replay(request: HttpRequest, game_id: int) -> HttpResponse:
         "settlement_rows": settlement_rows(result, record.settlement, record.players, name),
         "settled": record.settlement is not None,
         "strings": _replay_strings(),
-        # The analysis panel (issue #15): its button, its progress or its marks.
-        **panel_context(request, record, name),
+        # The panels other apps add (analysis: its button, its progress or its marks).
+        **replay_panels_context(request, record, name),
     }
     return render(request, "games/replay.html", context)
 
@@ -217,4 +217,5 @@ def game_history(request: HttpRequest) -> HttpResponse:
     return render(request, "games/history.html", {
         "form": form, "filters": filters, "ignored": ignored, "page": page,
         "rows": history_rows(list(page.object_list)), "query": urlencode(filters),
+        "history_columns": list(history_columns),
     })

@@ -22,6 +22,7 @@ import time
 from datetime import timedelta
 
 from asgiref.sync import sync_to_async
+from celery import current_app as celery_app  # the site's app (shuangkou_site.celery)
 from channels.db import database_sync_to_async
 from django.conf import settings
 from django.db import connections, transaction
@@ -29,7 +30,6 @@ from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
 from accounts.models import User
-from fair_play.escapes import record_escapes
 from games.engine.game import Game, GameError, event_for
 from games.errors import ActionError
 from games.live import warm_engines
@@ -69,7 +69,6 @@ from games.settlement.settle import post_settlement
 from ledger.models import Currency
 from ledger.selectors import coin_wallets, point_balances
 from ledger.services import LedgerError, balance_of, freeze_game_coins
-from shuangkou_site.celery import app as celery_app
 from shuangkou_site.metrics.action_clock import action_committed
 
 logger = logging.getLogger(__name__)
@@ -357,7 +356,6 @@ def game_settle(*, game_id: int) -> bool:
         if record is None or record.status != GameRecord.Status.ENDED or record.settled_at:
             return False
         summary = post_settlement(record)
-        record_escapes(record)  # escape warnings and bans (fair_play), once per player
         record.settled_at = timezone.now()
         record.settlement = summary
         record.seq += 1

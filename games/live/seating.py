@@ -13,8 +13,8 @@ from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
 from accounts.models import User
-from fair_play.bans import check_may_sit
 from games.errors import ActionError
+from games.hooks.seat_guards import check_may_sit
 from games.live.bot_accounts import bot_user_ids, free_bot, stand_bots_if_alone
 from games.live.broadcast import announce_seats
 from games.live.lifecycle import game_start
@@ -244,7 +244,7 @@ def locked_table(table_id: int) -> Table:
 
 
 def _check_can_sit(user: User, room: Room) -> None:
-    check_may_sit(user)  # an escape ban (fair_play): every way to a seat comes here
+    check_may_sit(user)  # the seat guards (fair_play's bans): every way to a seat comes here
     if room.is_coins and balance_of(user, Currency.COIN) < room.min_coins:
         raise ActionError(_("这个房间至少要有 %(coins)s 游戏币才能入座"), {"coins": room.min_coins})
 

@@ -37,12 +37,12 @@ import threading
 from concurrent.futures import ThreadPoolExecutor
 
 from asgiref.sync import SyncToAsync
+from celery import current_app as celery_app  # the site's app (shuangkou_site.celery)
 from django.conf import settings
 from django.db import connections
 
 from games.live.broadcast import server_loop
 from games.models import BotLevel
-from shuangkou_site.celery import app as celery_app
 
 logger = logging.getLogger(__name__)
 

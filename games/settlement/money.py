@@ -14,7 +14,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from games.engine.rulesets import RuleSet
-from ledger.settlement import CoinPlan, CoinRules, Escape, plan_game_coins
+from games.settlement.coin_plan import CoinPlan, CoinRules, Escape, plan_game_coins
 
 
 @dataclass(frozen=True)

@@ -1,19 +1,19 @@
 """The money of a finished game: its points and coins posted through the ledger
-(RULES §7, §8, §10). Called by games.live.lifecycle, which owns the game's end and
-the table's reopening; this module only turns a result into ledger postings."""
+(RULES §7, §8, §10), then ``game_settled`` sent to the apps that count it (stats'
+facts, fair play's escapes, analysis's queue). Called by games.live.lifecycle, which
+owns the game's end and the table's reopening."""
 
 from __future__ import annotations
 
 from accounts.models import User
-from analysis.services import schedule_auto_analysis
 from games.engine.game import Game
 from games.engine.rulesets import RuleSet
+from games.hooks.signals import game_settled
 from games.models import GameEvent, GameRecord
 from games.settlement.money import game_money
+from games.settlement.posting import grant_starting_coins_after_game, settle_game
 from games.settlement.report import seat_fees, settlement_report
 from ledger.models import Currency, Hold, Leg
-from ledger.services import grant_starting_coins_after_game, settle_game
-from stats.services import game_facts_record
 
 
 def post_settlement(record: GameRecord) -> dict:
@@ -38,16 +38,15 @@ def post_settlement(record: GameRecord) -> dict:
                          coin_scores=money.coin_scores, coin_rules=money.coin_rules)
     summary = _summary(posted, record.players)
     summary["report"] = _report(record, summary, events, rules)
-    # Each seat's facts for the player stats, in this transaction: settled means counted.
-    game_facts_record(record=record, events=events)
     # New coins enter the economy here, after a player's first settled game, not at
     # sign-up (issue #11: farmed sign-ups). In this transaction: settled means granted.
     # An escaper did not finish the game, or sitting down and leaving would pay.
     grant_starting_coins_after_game(
         user_id for seat, user_id in enumerate(record.players) if seat != escaped)
-    # The replay analysis of coin games, if the operator wants it (issue #15): queued
-    # only once this settlement has committed, and never able to fail it.
-    schedule_auto_analysis(record)
+    # In this transaction too: the stats' facts and the escape records are written
+    # with the money or not at all; the auto-analysis is queued once it commits
+    # (games.hooks.signals).
+    game_settled.send(sender=GameRecord, record=record, events=events)
     return summary
 
 

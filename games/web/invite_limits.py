@@ -8,7 +8,7 @@ code). A guesser misses nearly every time, while a friend's link works at its fi
 try and reloading its page costs nothing; the defaults (settings.base) are far above
 what a person mistyping reaches. Each lookup takes a slot before it runs and gives it
 back unless it missed, so racing requests on any number of processes never get more
-misses than the allowance (shuangkou_site.fixed_windows.reserve). Once the user's or
+misses than the allowance (common.fixed_windows.reserve). Once the user's or
 the address's count is used up, every lookup is refused, right code or not, until the
 window closes: a refusal that only wrong codes got would tell the guesser when it hit.
 
@@ -34,8 +34,8 @@ from django.http import HttpRequest
 from django.utils.translation import gettext as _
 
 from accounts.login_limits import _digest, client_ip
+from common import fixed_windows
 from games.errors import ActionError
-from shuangkou_site import fixed_windows
 
 # The lookup's refusals that mean "no usable table has this code"
 # (games.live.private_tables.usable_invite).

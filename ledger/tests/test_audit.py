@@ -6,6 +6,7 @@ import pytest
 from django.core.management import CommandError, call_command
 from django.db import connection, transaction
 
+from games.settlement.posting import settle_game
 from ledger.audit import ledger_violations
 from ledger.models import Account, Currency, Hold, SystemAccount, Transaction
 from ledger.services import (
@@ -14,7 +15,6 @@ from ledger.services import (
     freeze_coins,
     grant_coins,
     release_hold,
-    settle_game,
     system_account,
     user_account,
 )

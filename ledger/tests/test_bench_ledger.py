@@ -15,7 +15,7 @@ import sys
 import pytest
 from django.db import connection
 
-from games.testing.server_helpers import ROOT, this_database_url
+from common.testing.server_helpers import ROOT, this_database_url
 from ledger.audit import ledger_violations
 from ledger.models import Kind, Transaction
 

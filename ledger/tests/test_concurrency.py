@@ -5,16 +5,10 @@ import random
 
 import pytest
 
+from games.settlement.posting import settle_game
 from ledger.audit import ledger_violations
 from ledger.models import Hold, SystemAccount, Transaction
-from ledger.services import (
-    LedgerError,
-    freeze_coins,
-    grant_coins,
-    release_hold,
-    settle_game,
-    system_account,
-)
+from ledger.services import LedgerError, freeze_coins, grant_coins, release_hold, system_account
 from ledger.tests.ledger_helpers import (
     coin_total_outside_issuance,
     coins_of,

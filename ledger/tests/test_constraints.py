@@ -4,15 +4,10 @@
 import pytest
 from django.db import IntegrityError, connection, transaction
 
+from games.settlement.posting import settle_game
 from ledger.audit import ledger_violations
 from ledger.models import Account, Currency, Hold, Leg, SystemAccount, Transaction
-from ledger.services import (
-    adjust_balance,
-    freeze_coins,
-    settle_game,
-    system_account,
-    user_account,
-)
+from ledger.services import adjust_balance, freeze_coins, system_account, user_account
 from ledger.tests.ledger_helpers import ledger_snapshot, make_user, unique
 
 pytestmark = pytest.mark.django_db

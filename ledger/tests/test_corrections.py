@@ -3,6 +3,7 @@
 import pytest
 
 from accounts.selectors import levels_of
+from games.settlement.posting import settle_game
 from ledger.audit import ledger_violations
 from ledger.models import Currency, Hold, Kind, SystemAccount, Transaction
 from ledger.services import (
@@ -12,7 +13,6 @@ from ledger.services import (
     freeze_coins,
     grant_coins,
     release_hold,
-    settle_game,
 )
 from ledger.tests.ledger_helpers import (
     coins_of,

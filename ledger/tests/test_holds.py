@@ -2,9 +2,10 @@
 
 import pytest
 
+from games.settlement.posting import settle_game
 from ledger.audit import ledger_violations
 from ledger.models import Currency, Hold, Kind, SystemAccount, Transaction
-from ledger.services import LedgerError, balance_of, freeze_coins, release_hold, settle_game
+from ledger.services import LedgerError, balance_of, freeze_coins, release_hold
 from ledger.tests.ledger_helpers import (
     coins_of,
     ledger_snapshot,

@@ -113,7 +113,7 @@ def test_unbalanced_or_empty_or_fractional_postings_are_refused_before_writing()
 
 
 def test_settling_a_game_again_with_other_scores_is_refused_and_changes_nothing():
-    from ledger.services import settle_game
+    from games.settlement.posting import settle_game
 
     players = [make_user() for _ in range(4)]
     game = unique("game")

@@ -12,17 +12,12 @@ import pytest
 from django.urls import reverse
 
 from games.models import GameRecord, Table
+from games.settlement.coin_plan import Escape
+from games.settlement.posting import settle_game
 from games.testing.room_helpers import coin_room
 from ledger.charts import points_chart
 from ledger.models import Currency, Leg
-from ledger.services import (
-    Escape,
-    adjust_balance,
-    correct_transaction,
-    freeze_game_coins,
-    grant_coins,
-    settle_game,
-)
+from ledger.services import adjust_balance, correct_transaction, freeze_game_coins, grant_coins
 from ledger.tests.ledger_helpers import make_players, make_user, unique
 
 pytestmark = pytest.mark.django_db

@@ -12,10 +12,11 @@ import pytest
 from django.urls import reverse
 
 from accounts.models import User
+from games.settlement.posting import settle_game
 from ledger.audit import ledger_violations
 from ledger.models import Kind, Transaction
 from ledger.relief import claim_relief, relief_status
-from ledger.services import LedgerError, balance_of, freeze_coins, settle_game
+from ledger.services import LedgerError, balance_of, freeze_coins
 from ledger.tests.ledger_helpers import ledger_snapshot, make_players, unique
 from ledger.tests.ledger_helpers import make_user as make_new_user
 

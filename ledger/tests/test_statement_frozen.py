@@ -9,8 +9,9 @@ import pytest
 from django.urls import reverse
 
 from games.models import GameRecord, Table
+from games.settlement.posting import settle_game
 from games.testing.room_helpers import coin_room
-from ledger.services import freeze_game_coins, settle_game
+from ledger.services import freeze_game_coins
 from ledger.tests.ledger_helpers import make_players, unique
 from ledger.tests.test_pages import rows_of
 

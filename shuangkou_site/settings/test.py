@@ -23,7 +23,7 @@ DATABASES = {
 REDIS_URL = os.environ.get("REDIS_URL", DEFAULT_REDIS_URL)
 # One prefix per test process (each xdist worker is one), so runs and workers sharing the
 # Redis server never hear each other; servers a test starts are given the same prefixes
-# through the environment (games.testing.server_helpers).
+# through the environment (common.testing.server_helpers).
 _RUN = f"{os.environ.get('PYTEST_XDIST_WORKER', 'main')}-{os.getpid()}"
 CHANNEL_LAYER_PREFIX = os.environ.get("CHANNEL_LAYER_PREFIX", f"sk-test-{_RUN}")
 CHANNEL_LAYERS = {"default": redis_channel_layer(REDIS_URL, CHANNEL_LAYER_PREFIX)}
@@ -60,7 +60,7 @@ GAMES_DISCONNECT_GRACE_SECONDS = 0
 
 # No starting grant unless a test asks for one (settings.LEDGER_STARTING_COINS = …): it is
 # posted after a player's first settled game, and would otherwise add to the coins every
-# settlement test expects. ledger/tests/test_starting_grant.py tests the grant itself.
+# settlement test expects. games/settlement/tests/test_starting_grant.py tests the grant itself.
 LEDGER_STARTING_COINS = 0
 
 # Settling a coin game would otherwise analyse it (seconds of engine time, run eagerly

@@ -7,8 +7,8 @@ import threading
 
 import pytest
 
+from common.testing.server_helpers import served, this_database_url
 from games.testing.connection_count import connections_named, hammer
-from games.testing.server_helpers import served, this_database_url
 
 POOL_MAX = 4
 

@@ -8,9 +8,9 @@ import pytest
 from django.db import DatabaseError, connection
 from django.utils import timezone
 
+from common.testing.server_helpers import refusing_port
 from games.models import GameRecord, Table
 from games.testing.room_helpers import make_player, make_room
-from games.testing.server_helpers import refusing_port
 
 pytestmark = pytest.mark.django_db
 

@@ -5,7 +5,6 @@ database; 繁體中文: Traditional forms, no Simplified ones)."""
 
 from __future__ import annotations
 
-import html as html_module
 import json
 import re
 from importlib import import_module
@@ -19,56 +18,28 @@ from django.utils import translation
 
 from accounts.models import Level, User
 from accounts.services import player_sign_up
+from common.testing.i18n_checks import (
+    CHINESE,
+    ENDONYMS,
+    SIMPLIFIED_ONLY,
+    po_entries,
+    visible_text,
+    without,
+)
 from games.errors import ActionError
 from games.live.lifecycle import game_act
 from games.live.seating import room_quick_join, table_ready
 from games.models import BotPlayer, GameRecord, Room, RuleSetConfig, Seat
 from games.testing.room_helpers import coin_room, make_player, make_room, start_game_with_bots
+from ledger.labels import SYSTEM_MEMOS
 from ledger.models import Account, Hold, Transaction
 from ledger.services import adjust_balance, correct_transaction
-from shuangkou_site.site_i18n import SYSTEM_MEMOS
 
-# Han characters, and the CJK punctuation and full-width forms (、。，：（）) that would
-# give away an untranslated string even without a Han character in it.
-CHINESE = re.compile(r"[\u3000-\u303f\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff\uff00-\uffef]")
-# Each language's own name in the header's switch is written in that language.
-ENDONYMS = ("简体中文", "繁體中文")
-# Forms that only Simplified Chinese writes: none may reach a 繁體中文 page.
-SIMPLIFIED_ONLY = ("大厅", "积分", "游戏币", "登录", "注册", "牌局记录", "等级", "账", "规则")
 JSON_BLOCK = re.compile(r'<script id="([\w-]+)" type="application/json">(.*?)</script>', re.S)
 PASSWORD = "Tea-house-2048"
 
 
 # --- catalogs ------------------------------------------------------------------------------
-
-def po_entries(path: Path) -> list[dict]:
-    """The entries of a .po file: flags, msgctxt, msgid(_plural) and every msgstr."""
-    entries, entry, field = [], None, None
-    for line in path.read_text(encoding="utf-8").splitlines() + [""]:
-        line = line.strip()
-        if not line:
-            if entry is not None and "msgid" in entry:
-                entries.append(entry)
-            entry = None
-            continue
-        entry = entry if entry is not None else {"flags": set(), "msgstr": {}}
-        if line.startswith("#,"):
-            entry["flags"] |= {flag.strip() for flag in line[2:].split(",")}
-            continue
-        if line.startswith("#"):
-            continue
-        match = re.fullmatch(r'(msgctxt|msgid_plural|msgid|msgstr)(?:\[(\d+)\])?\s+(".*")', line)
-        if match:
-            keyword, index, text = match[1], match[2], json.loads(match[3])
-            field = ("msgstr", int(index or 0)) if keyword == "msgstr" else (keyword, None)
-        else:
-            text = json.loads(line)  # a continuation line of the last field
-        if field[0] == "msgstr":
-            entry["msgstr"][field[1]] = entry["msgstr"].get(field[1], "") + text
-        else:
-            entry[field[0]] = entry.get(field[0], "") + text
-    return entries
-
 
 CATALOGS = sorted(Path(settings.BASE_DIR, "locale").glob("*/LC_MESSAGES/*.po"))
 PLACEHOLDER = re.compile(r"%\((\w+)\)[-+ #0]*\d*[sdif]|\{(\w+)\}")
@@ -208,16 +179,6 @@ def data_names() -> list[str]:
     return sorted(names | set(ENDONYMS), key=len, reverse=True)
 
 
-def visible_text(page: str) -> str:
-    """What a reader gets: text and the attributes read out (title, alt, placeholders,
-    aria-label), without scripts, styles and comments."""
-    page = re.sub(r"(?is)<(script|style)\b.*?</\1\s*>", " ", page)
-    page = re.sub(r"(?s)<!--.*?-->", " ", page)
-    attributes = re.findall(r'\s(?:title|alt|placeholder|aria-label)="([^"]*)"', page)
-    text = re.sub(r"<[^>]+>", " ", page)
-    return html_module.unescape(" ".join([text, *attributes]))
-
-
 def script_texts(page: str) -> list[str]:
     """Every string in the page's JSON blocks (what the table's and the replay's scripts show)."""
     found: list[str] = []
@@ -235,12 +196,6 @@ def script_texts(page: str) -> list[str]:
     for _name, block in JSON_BLOCK.findall(page):
         walk(json.loads(block))
     return found
-
-
-def without(text: str, names: list[str]) -> str:
-    for name in names:
-        text = text.replace(name, " ")
-    return text
 
 
 def rendered(client: Client, world: dict, language: str | None) -> dict[str, str]:

@@ -16,7 +16,7 @@ import time
 import pytest
 from prometheus_client import CollectorRegistry, generate_latest, multiprocess
 
-from games.testing.server_helpers import ROOT, private_redis, this_database_url
+from common.testing.server_helpers import ROOT, private_redis, this_database_url
 from shuangkou_site.celery import app as celery_app
 from shuangkou_site.tests.metrics_helpers import (
     TOKEN,

@@ -8,7 +8,7 @@ import pytest
 from django.contrib.auth import get_user_model
 from django.test import Client
 
-from games.testing.server_helpers import refusing_port
+from common.testing.server_helpers import refusing_port
 from shuangkou_site.metrics.exposition import forget_dead_processes
 from shuangkou_site.tests.metrics_helpers import TOKEN, celery_broker, parse_samples, sample
 

@@ -13,11 +13,11 @@ import pytest
 from asgiref.sync import async_to_sync
 
 from accounts.models import User
+from common.testing.server_helpers import served
 from games.live.seating import table_create, table_sit
 from games.loadtest.socket_player import BotClient, Stats
 from games.management.commands.loadtest_prepare import _session_for
 from games.testing.live_helpers import make_room
-from games.testing.server_helpers import served
 from shuangkou_site.tests.metrics_helpers import (
     TOKEN,
     Samples,

@@ -10,9 +10,10 @@ from django.urls import reverse
 from accounts.models import User
 from games.live.lifecycle import game_settle
 from games.testing.room_helpers import coin_room, make_player, make_room
+from games.testing.stored_games import stored_game
 from stats.models import SeatBombs, SeatFacts
 from stats.services import game_facts_record
-from stats.tests.helpers import expected_for, stored_game
+from stats.tests.helpers import expected_for
 
 pytestmark = pytest.mark.django_db
 

@@ -12,7 +12,8 @@ from django.urls import reverse
 from accounts.models import User
 from games.live.lifecycle import game_settle
 from games.testing.room_helpers import make_player, make_room
-from stats.tests.helpers import expected_for, stored_game
+from games.testing.stored_games import stored_game
+from stats.tests.helpers import expected_for
 
 pytestmark = pytest.mark.django_db
 

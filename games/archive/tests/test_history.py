@@ -12,7 +12,6 @@ from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 from django.utils import timezone
 
-from analysis.models import GameAnalysis
 from games.live.lifecycle import game_act
 from games.models import GameRecord, Room, Table
 from games.testing.room_helpers import coin_room, make_player, make_room, start_game_with_bots
@@ -201,30 +200,6 @@ def test_a_good_filter_survives_a_bad_one(client, me, others):
 
     assert rows(response) == [points.pk]
     assert "无效的筛选条件已忽略" in response.content.decode()
-
-
-def test_a_row_shows_the_games_analysis_and_my_accuracy_in_it(client, me, others):
-    room = make_room("qq 积分")
-    # me at seat 1; the summary has a row per human seat (analysis.compute.summarise).
-    done = ended_game(room, [others[0], me, others[1], others[2]], minutes_ago=4)
-    GameAnalysis.objects.create(game=done, status=GameAnalysis.Status.DONE, summary=[
-        {"seat": 0, "accuracy": 50.0}, {"seat": 1, "accuracy": 87.5}])
-    running = ended_game(room, [me, *others[:3]], minutes_ago=3)
-    GameAnalysis.objects.create(game=running, status=GameAnalysis.Status.RUNNING)
-    failed = ended_game(room, [me, *others[:3]], minutes_ago=2)
-    GameAnalysis.objects.create(game=failed, status=GameAnalysis.Status.FAILED)
-    never = ended_game(room, [me, *others[:3]], minutes_ago=1)
-
-    response = client.get(reverse("game-history"))
-
-    cell = re.compile(r'<td class="history-analysis">(.*?)</td>', re.S)
-    texts = {game.pk: " ".join(cell.search(row_html(response, game)).group(1).split())
-             for game in (done, running, failed, never)}
-    replay = reverse("game-replay", args=[done.pk])
-    assert texts[done.pk] == f'<a href="{replay}#replay-analysis">准确率 87.5%</a>'
-    assert "分析中" in texts[running.pk]
-    assert "分析失败" in texts[failed.pk]
-    assert texts[never.pk] == '<span class="note">-</span>'
 
 
 def test_an_empty_history_says_so(client, me):

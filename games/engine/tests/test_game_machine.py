@@ -24,6 +24,7 @@ from games.engine.patterns import best_beating
 from games.engine.presets import PRESETS
 from games.engine.rulesets import ESCAPE_MODES
 from games.engine.scoring import game_bomb_multiplier
+from games.engine.tests.examples import DERANDOMIZED, examples
 from games.engine.tests.game_helpers import (
     ALL_CODES,
     assert_refused,
@@ -35,7 +36,6 @@ from games.engine.tests.game_helpers import (
     is_bomb_play,
     legal_plays,
 )
-from games.testing.examples import DERANDOMIZED, examples
 
 NATURAL_TOKENS = RANK_TOKENS[:13]
 
@@ -392,7 +392,7 @@ def legal_plays_on_lead(game: Game) -> list[str]:
 # either way.
 PHASES = tuple(Phase) if os.environ.get("ENGINE_SHRINK") else tuple(
     phase for phase in Phase if phase is not Phase.shrink)
-# Derandomized under the ``ci`` profile: CI never fails by chance (games.testing.examples).
+# Derandomized under the ``ci`` profile: CI never fails by chance (games.engine.tests.examples).
 MACHINE_SETTINGS = settings(max_examples=examples(20), stateful_step_count=40, deadline=None,
                             phases=PHASES, derandomize=DERANDOMIZED,
                             suppress_health_check=[HealthCheck.too_slow,

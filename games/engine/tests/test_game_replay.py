@@ -12,8 +12,8 @@ from hypothesis import strategies as st
 
 from games.engine.game import Game
 from games.engine.presets import PRESETS
+from games.engine.tests.examples import examples
 from games.engine.tests.game_helpers import legal_plays, play_out
-from games.testing.examples import examples
 
 PLAYERS = {2: ["ann", "bob"], 4: ["ann", "bob", "cy", "dee"]}
 

@@ -22,7 +22,7 @@ from games.engine.patterns import best_beating, classify
 from games.engine.presets import PRESETS
 from games.engine.protocol import handle
 from games.engine.tests import engine_oracle as oracle
-from games.testing.examples import examples
+from games.engine.tests.examples import examples
 
 SJ, BJ = 13, 14
 RULE_SETS = st.sampled_from(sorted(PRESETS)).map(PRESETS.__getitem__)

@@ -13,6 +13,7 @@ from contextlib import ExitStack, contextmanager
 
 import pytest
 import redis
+from celery import current_app
 from celery.contrib.testing.worker import start_worker
 from celery.signals import task_postrun
 from django.db import connections
@@ -42,7 +43,6 @@ from games.testing.live_helpers import (
 )
 from games.testing.room_helpers import start_game_with_bots
 from ledger.audit import ledger_violations
-from shuangkou_site.celery import app as celery_app
 
 pytestmark = pytest.mark.django_db(transaction=True)
 private_channel_layer = live_helpers.private_channel_layer
@@ -115,16 +115,16 @@ def bot_queue(settings):
 
     @contextmanager
     def serve():
-        with start_worker(celery_app, queues=[settings.GAMES_BOT_QUEUE, "celery"],
+        with start_worker(current_app, queues=[settings.GAMES_BOT_QUEUE, "celery"],
                           perform_ping_check=False, shutdown_timeout=30):
             yield
 
     task_postrun.connect(noted, weak=False)
-    eager, celery_app.conf.task_always_eager = celery_app.conf.task_always_eager, False
+    eager, current_app.conf.task_always_eager = current_app.conf.task_always_eager, False
     try:
         yield ran, serve
     finally:
-        celery_app.conf.task_always_eager = eager
+        current_app.conf.task_always_eager = eager
         task_postrun.disconnect(noted)
         redis.Redis.from_url(settings.CELERY_BROKER_URL).delete(settings.GAMES_BOT_QUEUE)
 

@@ -22,6 +22,7 @@ from channels.routing import URLRouter
 from channels.security.websocket import AllowedHostsOriginValidator
 from websockets.asyncio.client import connect
 
+from common.testing.server_helpers import served_in_thread
 from games.live import heartbeat, sweeps
 from games.live.routing import websocket_urlpatterns
 from games.live.seating import room_quick_join, table_ready
@@ -29,7 +30,6 @@ from games.management.commands.loadtest_prepare import _session_for
 from games.models import GameEvent, Seat, TableSocket
 from games.testing import live_helpers
 from games.testing.live_helpers import RECEIVE_SECONDS, db, make_person, make_room, run
-from games.testing.server_helpers import served_in_thread
 
 pytestmark = pytest.mark.django_db(transaction=True)
 private_channel_layer = live_helpers.private_channel_layer

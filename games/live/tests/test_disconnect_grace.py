@@ -8,6 +8,7 @@ from collections import OrderedDict
 from datetime import timedelta
 
 import pytest
+from celery import current_app
 from django.utils import timezone
 
 from games.live import socket_rows, sweeps, warm_engines
@@ -24,7 +25,6 @@ from games.testing.live_helpers import (
     run,
     start_game,
 )
-from shuangkou_site.celery import app as celery_app
 
 pytestmark = pytest.mark.django_db(transaction=True)
 private_channel_layer = live_helpers.private_channel_layer
@@ -193,7 +193,7 @@ def test_the_grace_outlives_the_process_that_saw_the_socket_close(monkeypatch):
         .update(away_deadline=timezone.now() - timedelta(seconds=1))
 
     # By its name, as beat sends it (only games.apps imports the tasks module).
-    assert celery_app.tasks["games.tasks.sweep_away_task"].apply().get() == 2
+    assert current_app.tasks["games.tasks.sweep_away_task"].apply().get() == 2
     assert sorted((event["seat"], event["reason"]) for event in events_of(game_id, "trustee")) \
         == sorted((seat, "disconnect") for seat in seats)
     assert not Seat.objects.filter(away_deadline__isnull=False).exists()

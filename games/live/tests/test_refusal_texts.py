@@ -11,12 +11,12 @@ import pytest
 from django.conf import settings
 from django.utils import translation
 
+from common.testing.i18n_checks import po_entries
 from games.engine.errors import MESSAGES
 from games.engine.game import GameError
 from games.engine.tests.refusal_cases import Case, all_cases, raised
 from games.live import refusals
 from games.live.refusals import engine_message
-from shuangkou_site.tests.test_i18n import po_entries
 
 CASES = all_cases()
 LANGUAGES = [code for code, _ in settings.LANGUAGES]

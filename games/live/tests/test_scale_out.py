@@ -11,13 +11,13 @@ import pytest
 from asgiref.sync import async_to_sync
 
 from accounts.models import User
+from common.testing.server_helpers import served
 from games.live.lifecycle import derived_deal_seed
 from games.live.seating import table_create, table_sit
 from games.loadtest.socket_player import BotClient, Stats
 from games.management.commands.loadtest_prepare import _session_for
 from games.models import GameEvent, GameRecord
 from games.testing.live_helpers import make_room
-from games.testing.server_helpers import served
 from ledger.audit import ledger_violations
 from ledger.models import Currency
 from ledger.services import balance_of

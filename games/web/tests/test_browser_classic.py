@@ -13,10 +13,10 @@ import pytest
 from django.urls import reverse
 from playwright.sync_api import expect
 
+from common.testing.server_helpers import SITE_APP_WITH_STATIC, served
 from games.models import GameRecord, Seat
 from games.testing.browser_checks import chromium_browser
 from games.testing.room_helpers import coin_room, make_player, presets
-from games.testing.server_helpers import SITE_APP_WITH_STATIC, served
 from games.web.tests.test_browser_table import DESKTOP, TIMEOUT_MS, log_in, new_visit, open_table
 from ledger.models import Currency
 from ledger.services import adjust_balance

@@ -18,6 +18,7 @@ import pytest
 from playwright.sync_api import Page, expect
 
 from accounts.models import User
+from common.testing.server_helpers import SITE_APP_WITH_STATIC, served
 from games.models import GameEvent, GameRecord, Room, Seat
 from games.testing.browser_checks import (
     PageErrors,
@@ -30,7 +31,6 @@ from games.testing.browser_checks import (
     wait_until,
 )
 from games.testing.room_helpers import make_room, presets
-from games.testing.server_helpers import SITE_APP_WITH_STATIC, served
 from ledger.models import Currency, Leg
 from ledger.services import balance_of
 

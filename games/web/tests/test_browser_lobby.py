@@ -13,12 +13,12 @@ import pytest
 from django.urls import reverse
 from playwright.sync_api import expect
 
+from common.testing.server_helpers import SITE_APP_WITH_STATIC, served
 from games.live.seating import room_quick_join
 from games.models import Room, Seat
 from games.rule_set_names import rule_set_name
 from games.testing.browser_checks import chromium_page, step_checker
 from games.testing.room_helpers import make_player, make_room, presets, start_game_with_bots
-from games.testing.server_helpers import SITE_APP_WITH_STATIC, served
 
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.slow]
 

@@ -17,11 +17,11 @@ from django.urls import reverse
 from playwright.sync_api import Page, expect
 from websockets.sync.client import connect
 
+from common.testing.server_helpers import SITE_APP_WITH_STATIC, served
 from games.live.private_tables import private_table_join
 from games.models import GameRecord, PrivateTable, Seat
 from games.testing.browser_checks import PageErrors, assert_accessible, chromium_pages
 from games.testing.room_helpers import make_player, make_room, presets
-from games.testing.server_helpers import SITE_APP_WITH_STATIC, served
 from ledger.audit import ledger_violations
 
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.slow]

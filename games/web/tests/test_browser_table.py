@@ -29,11 +29,11 @@ from django.urls import reverse
 from playwright.sync_api import Browser, Page, expect
 
 from accounts.models import User
+from common.testing.server_helpers import SITE_APP_WITH_STATIC, served
 from games.live.seating import room_quick_join
 from games.models import GameEvent, GameRecord, Room, Seat
 from games.testing.browser_checks import chromium_browser, wait_until
 from games.testing.room_helpers import coin_room, make_player, presets
-from games.testing.server_helpers import SITE_APP_WITH_STATIC, served
 from games.web.tests.test_browser_e2e import Visit, hint_turn, signed
 from ledger.models import Currency, Leg, SystemAccount
 from ledger.selectors import coin_wallet
@@ -56,7 +56,7 @@ def test_a_coin_game_on_the_card_table_with_a_spectator(artifacts):
     player = make_player("table_player", coins=100_000)
     watcher = make_player("table_watcher")
     # The server with production's disconnect grace (the test settings have none).
-    grace = {"DJANGO_SETTINGS_MODULE": "games.web.tests.browser_settings"}
+    grace = {"DJANGO_SETTINGS_MODULE": "shuangkou_site.settings.browser"}
     with served(1, SITE_APP_WITH_STATIC, env=grace) as (port,), chromium_browser() as browser:
         base = f"http://127.0.0.1:{port}"
         expect.set_options(timeout=TIMEOUT_MS)

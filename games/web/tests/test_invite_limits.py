@@ -16,10 +16,10 @@ from django.test import Client
 from django.urls import reverse
 
 from accounts.services import api_token_for
+from common.testing.server_helpers import served
 from games.live.private_tables import private_table_close, private_table_open
 from games.models import Seat
 from games.testing.room_helpers import make_player, make_room
-from games.testing.server_helpers import served
 from games.web.invite_limits import InviteLimitsUnavailable
 
 pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("own_cache_namespace")]

@@ -11,17 +11,17 @@ from django.urls import reverse
 from django.utils import translation
 from django.utils.html import escape
 
-from games.engine.presets import PRESET_DATA, PRESETS
-from games.models import RuleSetConfig
-from games.rule_set_names import rule_set_name, rule_set_summary
-from games.testing.room_helpers import make_room, presets
-from shuangkou_site.tests.test_i18n import (
+from common.testing.i18n_checks import (
     CHINESE,
     ENDONYMS,
     SIMPLIFIED_ONLY,
     visible_text,
     without,
 )
+from games.engine.presets import PRESET_DATA, PRESETS
+from games.models import RuleSetConfig
+from games.rule_set_names import rule_set_name, rule_set_summary
+from games.testing.room_helpers import make_room, presets
 
 pytestmark = pytest.mark.django_db
 

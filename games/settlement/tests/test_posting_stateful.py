@@ -24,20 +24,19 @@ from hypothesis.stateful import (
 from accounts.levels import level_for_points
 from accounts.models import User
 from accounts.selectors import levels_of
-from games.testing.examples import DERANDOMIZED, examples
+from games.engine.tests.examples import DERANDOMIZED, examples
+from games.settlement.coin_plan import Escape, plan_coins, plan_points
+from games.settlement.posting import settle_game
 from ledger.audit import ledger_violations
 from ledger.models import Account, Currency, Hold, SystemAccount, Transaction
 from ledger.services import (
-    Escape,
     LedgerError,
     adjust_balance,
     correct_transaction,
     freeze_coins,
     grant_coins,
     release_hold,
-    settle_game,
 )
-from ledger.settlement import plan_coins, plan_points
 from ledger.tests.ledger_helpers import (
     RULES_LADDER,
     install_level_ladder,
@@ -344,7 +343,7 @@ def test_random_ledger_writes_keep_every_balance_and_the_audit_right():
     install_level_ladder()
     paths_taken.clear()
     # Derandomized under the ``ci`` profile, so the coverage check below never fails a
-    # CI run by chance (games.testing.examples).
+    # CI run by chance (games.engine.tests.examples).
     run_state_machine_as_test(LedgerMachine, settings=settings(
         max_examples=examples(15), stateful_step_count=20, deadline=None,
         derandomize=DERANDOMIZED,

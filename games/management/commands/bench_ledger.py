@@ -29,9 +29,10 @@ from games.engine.cards import parse_cards
 from games.engine.patterns import classify
 from games.engine.presets import PRESETS
 from games.engine.scoring import bomb_record, score_places
+from games.settlement.posting import settle_game
 from ledger.audit import ledger_violations
 from ledger.pgbench_reference import PgbenchUnavailable, pgbench_tps
-from ledger.services import freeze_game_coins, grant_coins, settle_game
+from ledger.services import freeze_game_coins, grant_coins
 
 BOMBS = ["7 7 7 7", "9 9 9 9 9", "Q Q Q Q Q Q", "SJ SJ BJ", "5 5 5 5 5 5 5 BJ",
          "3 3 3 3 4 4 4 4 5 5 5 5"]

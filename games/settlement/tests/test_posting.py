@@ -4,16 +4,10 @@ import pytest
 
 from accounts.models import User
 from accounts.selectors import levels_of
+from games.settlement.posting import settle_game
 from ledger.audit import ledger_violations
 from ledger.models import Currency, Hold, Kind, SystemAccount, Transaction
-from ledger.services import (
-    LedgerError,
-    adjust_balance,
-    balance_of,
-    freeze_coins,
-    settle_game,
-    system_account,
-)
+from ledger.services import LedgerError, adjust_balance, balance_of, freeze_coins, system_account
 from ledger.tests.ledger_helpers import (
     coins_of,
     install_level_ladder,

@@ -6,10 +6,11 @@ import pytest
 from accounts.services import player_sign_up
 from games.live.lifecycle import game_act
 from games.models import BotPlayer, GameRecord
+from games.settlement.posting import grant_starting_coins_after_game
 from games.testing.room_helpers import make_room, start_game_with_bots
 from ledger.audit import ledger_violations
 from ledger.models import Currency, Transaction
-from ledger.services import balance_of, grant_starting_coins_after_game
+from ledger.services import balance_of
 
 PASSWORD = "Tea-house-2048"
 

@@ -2,9 +2,11 @@
 
 import pytest
 
+from games.settlement.coin_plan import Escape
+from games.settlement.posting import settle_game
 from ledger.audit import ledger_violations
 from ledger.models import Currency, Hold, Kind, SystemAccount
-from ledger.services import Escape, freeze_coins, settle_game
+from ledger.services import freeze_coins
 from ledger.tests.ledger_helpers import (
     coins_of,
     make_user,

@@ -79,7 +79,7 @@ def private_redis() -> Iterator[str]:
 
 SITE_APP = "shuangkou_site.asgi:application"
 # The same, with the static files (CSS, scripts) served as well: for a browser.
-SITE_APP_WITH_STATIC = "games.testing.asgi_with_static:application"
+SITE_APP_WITH_STATIC = "shuangkou_site.asgi_with_static:application"
 
 
 def this_database_url() -> str:

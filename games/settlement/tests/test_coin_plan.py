@@ -3,8 +3,8 @@
 from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
-from games.testing.examples import examples
-from ledger.settlement import plan_coins, plan_points
+from games.engine.tests.examples import examples
+from games.settlement.coin_plan import plan_coins, plan_points
 
 # --- worked cases ------------------------------------------------------------------------
 
