@@ -23,7 +23,7 @@ ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 
 def per_action_us(actions: int) -> float:
     """Microseconds of CPU the hooks add to one action, the loop's own cost taken out."""
-    from shuangkou_site.metrics.action_clock import (
+    from common.metrics.action_clock import (
         action_committed,
         action_received,
         events_sent,
@@ -49,8 +49,8 @@ def per_action_us(actions: int) -> float:
 def probe_us_per_second(rounds: int) -> float:
     """Microseconds of CPU a second of the loop probe costs: four wake-ups with their
     observations, and one sample of two pools' figures (their gauges and counters)."""
-    from shuangkou_site.metrics.instruments import LOOP_LAG_MAX_SECONDS, LOOP_LAG_SECONDS
-    from shuangkou_site.metrics.pool_usage import record_pool_usage
+    from common.metrics.instruments import LOOP_LAG_MAX_SECONDS, LOOP_LAG_SECONDS
+    from common.metrics.pool_usage import record_pool_usage
 
     class Pool:  # psycopg_pool's figures, without a database
         def pop_stats(self) -> dict:

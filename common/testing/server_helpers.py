@@ -14,15 +14,13 @@ import sys
 import threading
 import time
 import urllib.request
-from collections.abc import Iterator
+from collections.abc import Awaitable, Callable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
 
 import uvicorn
 from django.conf import settings
 from django.db import connection
-
-from games.live import action_pool
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -159,12 +157,13 @@ def served(count: int = 1, app: str = SITE_APP,
 
 
 @contextmanager
-def served_in_thread(app) -> Iterator[int]:
+def served_in_thread(app, on_close: Callable[[], Awaitable[object]] | None = None,
+                     ) -> Iterator[int]:
     """A real uvicorn server for ``app`` (an ASGI callable of this process) on a thread
     of this process with its own event loop; its port. For tests that must reach into
     the server while a real client talks to it (hold a send, then let it go): the
-    server shares this process's settings and test database. Its loop's action
-    connections (games.live.action_pool) close with it."""
+    server shares this process's settings and test database. ``on_close`` runs on the
+    server's loop as it stops (e.g. closing connections that belong to that loop)."""
     listener = listening_socket()
     server = uvicorn.Server(uvicorn.Config(app, lifespan="off", log_level="warning"))
     failed: list[BaseException] = []
@@ -173,7 +172,8 @@ def served_in_thread(app) -> Iterator[int]:
         try:
             await server.serve(sockets=[listener])
         finally:
-            await action_pool.close()
+            if on_close is not None:
+                await on_close()
 
     def run() -> None:
         try:

@@ -19,9 +19,9 @@ from channels.layers import get_channel_layer
 from django.db import transaction
 from django.utils import timezone
 
+from common.metrics.action_clock import events_sent
 from games.live.snapshots import table_state
 from games.models import GameRecord, Table
-from shuangkou_site.metrics.action_clock import events_sent
 
 LOBBY_GROUP = "lobby"
 SEND_TIMEOUT_SECONDS = 5

@@ -30,6 +30,7 @@ from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
 from accounts.models import User
+from common.metrics.action_clock import action_committed
 from games.engine.game import Game, GameError, event_for
 from games.errors import ActionError
 from games.live import warm_engines
@@ -69,7 +70,6 @@ from games.settlement.settle import post_settlement
 from ledger.models import Currency
 from ledger.selectors import coin_wallets, point_balances
 from ledger.services import LedgerError, balance_of, freeze_game_coins
-from shuangkou_site.metrics.action_clock import action_committed
 
 logger = logging.getLogger(__name__)
 

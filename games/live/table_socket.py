@@ -18,6 +18,7 @@ from django.utils import translation
 from django.utils.translation import gettext_lazy as _
 
 from accounts.models import User
+from common.metrics.action_clock import action_received
 from games.errors import ActionError
 from games.live import (
     action_pool,
@@ -40,7 +41,6 @@ from games.live.snapshots import engine_snapshot, game_view, table_state
 from games.live.visibility import may_watch
 from games.models import GameRecord, Seat, Table
 from ledger.selectors import coin_wallet
-from shuangkou_site.metrics.action_clock import action_received
 
 logger = logging.getLogger(__name__)
 

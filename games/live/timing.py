@@ -22,9 +22,9 @@ import time
 
 from django.utils import timezone
 
+from common.metrics.action_clock import action_refused
+from common.metrics.instruments import SETTLEMENT_LAG_SECONDS, SWEEPER_LAG_SECONDS
 from games.errors import ActionError
-from shuangkou_site.metrics.action_clock import action_refused
-from shuangkou_site.metrics.instruments import SETTLEMENT_LAG_SECONDS, SWEEPER_LAG_SECONDS
 
 logger = logging.getLogger("games.timing")
 

@@ -5,6 +5,7 @@ import random
 
 import pytest
 
+from common.testing.threads import run_threads
 from games.settlement.posting import settle_game
 from ledger.audit import ledger_violations
 from ledger.models import Hold, SystemAccount, Transaction
@@ -16,7 +17,6 @@ from ledger.tests.ledger_helpers import (
     system_balance,
     unique,
 )
-from shuangkou_site.testing import run_threads
 
 pytestmark = pytest.mark.django_db(transaction=True)
 

@@ -4,13 +4,13 @@ claim hold however the requests race."""
 
 import pytest
 
+from common.testing.threads import run_threads
 from games.settlement.posting import settle_game
 from ledger.audit import ledger_violations
 from ledger.models import Kind, Transaction
 from ledger.relief import claim_relief
 from ledger.services import LedgerError, balance_of, freeze_coins, grant_coins
 from ledger.tests.ledger_helpers import make_players, make_user, unique
-from shuangkou_site.testing import run_threads
 
 pytestmark = pytest.mark.django_db(transaction=True)
 

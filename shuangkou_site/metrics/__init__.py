@@ -3,7 +3,8 @@
 Two kinds, kept apart because they live in different places:
 
 - **What a process observes** (an action's latency, a task's lag, its event loop's lag,
-  its database pools): the metrics of :mod:`.instruments`, through prometheus-client.
+  its database pools): the metrics of :mod:`common.metrics.instruments`, through
+  prometheus-client (in common, below every app, so the live path records into them).
   With ``PROMETHEUS_MULTIPROC_DIR`` set (production: every web process and Celery worker
   of a host shares one folder) each process writes its values to files there and any
   web process's scrape adds them all up (:mod:`.exposition`); without it (``make run``,

@@ -19,10 +19,9 @@ import os
 from channels.routing import ProtocolTypeRouter
 from prometheus_client import multiprocess
 
+from common.metrics.instruments import LOOP_LAG_MAX_SECONDS, LOOP_LAG_SECONDS
+from common.metrics.pool_usage import django_pool, record_pool_usage
 from games.live import action_pool
-
-from .instruments import LOOP_LAG_MAX_SECONDS, LOOP_LAG_SECONDS
-from .pool_usage import django_pool, record_pool_usage
 
 logger = logging.getLogger(__name__)
 

@@ -18,8 +18,8 @@ from datetime import datetime
 from celery import signals
 from prometheus_client import multiprocess
 
-from .instruments import TASK_LAG_SECONDS
-from .pool_usage import django_pool, record_pool_usage
+from common.metrics.instruments import TASK_LAG_SECONDS
+from common.metrics.pool_usage import django_pool, record_pool_usage
 
 ENQUEUED_AT = "shuangkou_enqueued_at"  # a message header: Unix time, seconds
 

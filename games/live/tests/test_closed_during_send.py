@@ -23,7 +23,7 @@ from channels.security.websocket import AllowedHostsOriginValidator
 from websockets.asyncio.client import connect
 
 from common.testing.server_helpers import served_in_thread
-from games.live import heartbeat, sweeps
+from games.live import action_pool, heartbeat, sweeps
 from games.live.routing import websocket_urlpatterns
 from games.live.seating import room_quick_join, table_ready
 from games.management.commands.loadtest_prepare import _session_for
@@ -88,7 +88,7 @@ def test_a_socket_closed_while_a_message_is_sent_to_it_goes_to_trustee_after_the
     session = _session_for(alice)
     app = HeldSend(SITE_SOCKETS, held)
 
-    with served_in_thread(app) as port:
+    with served_in_thread(app, on_close=action_pool.close) as port:
         async def scenario():
             async with connect(f"ws://127.0.0.1:{port}/ws/table/{table_id}/",
                                origin=f"http://127.0.0.1:{port}",

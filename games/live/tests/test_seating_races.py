@@ -8,12 +8,12 @@ from __future__ import annotations
 
 import pytest
 
+from common.testing.threads import run_threads
 from games.errors import ActionError
 from games.live.private_tables import private_table_join, private_table_open
 from games.live.seating import room_quick_join, table_ready, table_sit
 from games.models import BotPlayer, GameRecord, Seat, Table
 from games.testing.live_helpers import make_person, make_room
-from shuangkou_site.testing import run_threads
 
 pytestmark = pytest.mark.django_db(transaction=True)
 

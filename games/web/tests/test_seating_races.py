@@ -9,11 +9,11 @@ from django.contrib.messages import get_messages
 from django.test import Client
 from django.urls import reverse
 
+from common.testing.threads import run_threads
 from games.live.private_tables import private_table_join, private_table_open
 from games.live.seating import room_quick_join
 from games.models import GameRecord, Seat, Table
 from games.testing.room_helpers import make_player, make_room
-from shuangkou_site.testing import run_threads
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
