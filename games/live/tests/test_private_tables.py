@@ -18,7 +18,6 @@ from games.live.lobby_tables import lobby_tables
 from games.live.private_tables import (
     CODE_ALPHABET,
     CODE_LENGTH,
-    may_watch,
     private_table_close,
     private_table_fill_bots,
     private_table_join,
@@ -27,6 +26,7 @@ from games.live.private_tables import (
 )
 from games.live.seating import room_quick_join, table_ready, table_sit, table_stand
 from games.live.series import series_score
+from games.live.visibility import may_watch
 from games.models import GameRecord, PrivateTable, Seat, Series, Table
 from games.testing.room_helpers import coin_room, make_player, make_room
 from ledger.audit import ledger_violations
