@@ -3,7 +3,9 @@ run` starts it (scripts/serve_dev.py: the development settings, their database, 
 demo logins, uvicorn), a fresh data directory of its own and a free port. In Chromium
 the newcomer logs in as demo/demo, lands on the home page, goes to the lobby, plays a
 game against bots to its result, opens its replay and the history; meanwhile the admin
-adds a user. Nothing here touches the test database: every check reads the pages.
+adds a user. Then the rough edges: a second `make run` beside the first, and a `make
+run` killed with -9. Nothing here touches the test database: every check reads what
+the site serves.
 
 Only the timings are shortened (bots think and the in-process sweeper sweeps every
 0.1 s, bots fill the table at once), so the game takes seconds rather than minutes, and
@@ -12,13 +14,17 @@ the deal comes from this test's seed (the root conftest.py).
 
 from __future__ import annotations
 
+import json
 import os
 import re
+import signal
 import subprocess
 import sys
 import time
+import urllib.request
 from collections.abc import Iterator
 from contextlib import contextmanager
+from dataclasses import dataclass
 from pathlib import Path
 
 import pytest
@@ -37,12 +43,17 @@ TIMEOUT_MS = 30_000
 START_SECONDS = 240
 HAND_TURNS = 2  # my turns played by hand (Hint + Play, or Pass) before 托管
 SERVING = re.compile(r"Serving (http://[\d.]+:\d+)")
+SERVE_DEV = ROOT / "scripts" / "serve_dev.py"
 
 
-@contextmanager
-def make_run(data_dir: Path, log: Path) -> Iterator[str]:
-    """The site as `make run` serves it, on a free port; its base URL."""
-    env = {
+@dataclass
+class MakeRun:
+    base: str  # the site's URL
+    process: subprocess.Popen
+
+
+def _make_run_env(data_dir: Path) -> dict[str, str]:
+    return {
         **os.environ,
         "DEV_DATA_DIR": str(data_dir),
         "GAMES_BOT_THINK_SECONDS": "0.1",
@@ -50,14 +61,19 @@ def make_run(data_dir: Path, log: Path) -> Iterator[str]:
         "GAMES_SWEEP_SECONDS": "0.1",
         "GAMES_DEAL_SEED": settings.GAMES_DEAL_SEED,
     }
+
+
+@contextmanager
+def make_run(data_dir: Path, log: Path) -> Iterator[MakeRun]:
+    """The site as `make run` serves it, on a free port, once it serves."""
     with log.open("w") as output:
-        server = subprocess.Popen(
-            [sys.executable, str(ROOT / "scripts" / "serve_dev.py"), "--port", "0"],
-            cwd=ROOT, env=env, stdout=output, stderr=subprocess.STDOUT)
+        server = subprocess.Popen([sys.executable, str(SERVE_DEV), "--port", "0"], cwd=ROOT,
+                                  env=_make_run_env(data_dir), stdout=output,
+                                  stderr=subprocess.STDOUT)
     try:
         base = _serving_at(server, log)
         wait_until_serving(int(base.rsplit(":", 1)[1]), server)
-        yield base
+        yield MakeRun(base, server)
     finally:
         stop_server(server)
         # It stops its database server itself; should it have died before, this does.
@@ -85,7 +101,8 @@ def new_page(browser: Browser) -> Page:
 def test_a_newcomer_logs_in_as_demo_plays_bots_and_finds_the_replay(tmp_path, artifacts):
     expect.set_options(timeout=TIMEOUT_MS)
     log = artifacts / "make-run.log"
-    with make_run(tmp_path / "data", log) as base, chromium_browser() as browser:
+    with make_run(tmp_path / "data", log) as served, chromium_browser() as browser:
+        base = served.base
         page = new_page(browser)
         errors, socket = PageErrors(page), SocketLog(page)
         try:
@@ -102,6 +119,31 @@ def test_a_newcomer_logs_in_as_demo_plays_bots_and_finds_the_replay(tmp_path, ar
         assert errors.errors == []
     assert game > 0
     assert "Traceback" not in log.read_text(), log.read_text()[-4000:]
+
+
+def test_a_second_make_run_says_so_and_one_killed_with_kill_9_comes_back(tmp_path):
+    """Two `make run`s on one data directory: the second names the first and stops.
+    Killed with -9, the site and its database server both, `make run` comes back on
+    the data it had."""
+    data_dir = tmp_path / "data"
+    with make_run(data_dir, tmp_path / "first.log") as first:
+        second = subprocess.run([sys.executable, str(SERVE_DEV), "--port", "0"], cwd=ROOT,
+                                env=_make_run_env(data_dir), capture_output=True, text=True,
+                                timeout=120)
+        assert second.returncode == 1
+        assert f"already running on {data_dir.resolve()}" in second.stderr
+        assert first.base in second.stderr
+        postmaster = int((data_dir / "postgres" / "postmaster.pid").read_text().split()[0])
+        os.kill(postmaster, signal.SIGKILL)
+        first.process.kill()
+        first.process.wait(timeout=30)
+
+    with make_run(data_dir, tmp_path / "again.log") as again:
+        with urllib.request.urlopen(f"{again.base}/healthz", timeout=30) as health:
+            assert json.load(health)["database"] == "ok"
+    again_log = (tmp_path / "again.log").read_text()
+    assert "player demo: already there" in again_log, again_log[-4000:]
+    assert "Traceback" not in again_log, again_log[-4000:]
 
 
 def log_in(page: Page, base: str, username: str, password: str) -> None:
