@@ -3,7 +3,6 @@ PYTHON ?= python3.11
 VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/requirements.stamp
-DEV_SETTINGS := shuangkou_site.settings.dev
 TEST_SETTINGS := shuangkou_site.settings.test
 PYTEST_ARGS ?=
 # Test processes (pytest-xdist): one per core by default; PYTEST_WORKERS=0 runs in one.
@@ -47,19 +46,18 @@ js-test: venv node
 	FOLD_LOGS=$(FOLD_LOGS) node --test static/js/tests/*.test.mjs
 
 # Compile the translation catalogs (locale/*/LC_MESSAGES/django.po; the .mo files are
-# not committed). compilemessages runs msgfmt: install gettext when it is missing.
+# not committed). compilemessages runs msgfmt: install gettext when it is missing. It
+# reads no database: the test settings, as the development ones would start `make run`'s.
 messages: venv
 	command -v msgfmt >/dev/null || apt-get install -y gettext
-	DJANGO_SETTINGS_MODULE=$(DEV_SETTINGS) $(BIN)/python manage.py compilemessages \
+	DJANGO_SETTINGS_MODULE=$(TEST_SETTINGS) $(BIN)/python manage.py compilemessages \
 		--ignore=.venv --ignore=staticfiles
 
+# The site on http://127.0.0.1:$(PORT), as a newcomer first sees it (scripts/serve_dev.py,
+# which the newcomer's browser test runs too): migrations, presets, demo logins, uvicorn.
+PORT ?= 8000
 run: venv messages
-	DJANGO_SETTINGS_MODULE=$(DEV_SETTINGS) $(BIN)/python manage.py migrate --noinput
-	DJANGO_SETTINGS_MODULE=$(DEV_SETTINGS) $(BIN)/python manage.py load_presets
-	DJANGO_SETTINGS_MODULE=$(DEV_SETTINGS) $(BIN)/python manage.py seed_demo
-	@echo "Serving http://127.0.0.1:8000 (logins: admin/admin, demo/demo)"
-	DJANGO_SETTINGS_MODULE=$(DEV_SETTINGS) $(BIN)/uvicorn shuangkou_site.asgi:application \
-		--host 127.0.0.1 --port 8000 --lifespan off --no-proxy-headers
+	$(BIN)/python scripts/serve_dev.py --port $(PORT)
 
 # The import contracts (pyproject.toml, [tool.importlinter]): apps depend one way, the
 # engine on nothing of Django. Run before the tests, and by lint.

@@ -1,4 +1,5 @@
 from django.conf import settings
+from django.contrib.postgres.indexes import GinIndex
 from django.core.exceptions import ValidationError
 from django.db import models
 from django.utils import timezone
@@ -408,6 +409,11 @@ class GameRecord(models.Model):
             # which the beat sweep looks for every second.
             models.Index(fields=["undelivered_since"], name="game_undelivered_idx",
                          condition=models.Q(undelivered_since__isnull=False)),
+            # A player's games, ``players__contains=[user id]`` (``@>``): the home page
+            # asks on every signed-in visit whether the player has played yet
+            # (games.onboarding), the history lists them (games.archive.history).
+            GinIndex(fields=["players"], name="game_players_idx",
+                     opclasses=["jsonb_path_ops"]),
         ]
 
     def __str__(self) -> str:

@@ -1,8 +1,8 @@
 """The few statements on the posting path written as plain SQL.
 
 Every game's settlement runs them, and the ORM's expression machinery (CASE
-builders, model instances) cost more CPU than the database work itself. They are
-portable SQL (PostgreSQL and SQLite) with parameters, no string-built values.
+builders, model instances) cost more CPU than the database work itself. They take
+parameters, no string-built values.
 """
 
 from __future__ import annotations

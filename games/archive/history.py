@@ -2,8 +2,8 @@
 with which outcome for that seat, filtered in the database.
 
 ``GameRecord.players`` holds user ids by seat (after any 明牌 swap, RULES §2), so "my
-seat" is the index of my id there. JSON index lookups (``players__0``) work on
-PostgreSQL and SQLite alike, unlike ``contains``.
+seat" is the index of my id there (``players__0``). My games are found with
+``players__contains=[my id]``, which the players index serves.
 """
 
 from __future__ import annotations
@@ -41,8 +41,7 @@ def player_games(user_id: int, *, kind: str | None = None, outcome: str | None =
     """
     seats = range(MAX_SEATS)
     games = (GameRecord.objects
-             .filter(reduce(or_, (_at_seat(user_id, seat) for seat in seats)),
-                     status=GameRecord.Status.ENDED)
+             .filter(players__contains=[user_id], status=GameRecord.Status.ENDED)
              .annotate(my_seat=Case(*(When(_at_seat(user_id, seat), then=Value(seat))
                                       for seat in seats), output_field=IntegerField())))
     if kind:

@@ -7,7 +7,10 @@
   process's lobby sockets.
 - ``seating``: sit, stand, get ready, bots filling empty seats (RULES §10).
 - ``lifecycle``: a game from deal to reopening, one transaction per step (RULES §2,
-  §6, §8, §10); ``warm_engines`` keeps each game's engine in memory between steps.
+  §6, §8, §10); ``warm_engines`` keeps each game's engine in memory between steps;
+  ``append`` writes a step in one statement; ``step_io`` is how a step reaches the
+  database (the event loop's ``action_pool``, or Django's connection in the caller's
+  transaction).
 - ``snapshots``: what a seat or a spectator may see; ``hints``: a seat's legal plays.
 - ``broadcast``: notifications after commit; ``refusals``: the engine's refusals in
   the reader's language.

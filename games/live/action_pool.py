@@ -9,9 +9,8 @@ tables then wait for one another only inside PostgreSQL, and a slow read elsewhe
 nobody's action.
 
 One pool per running event loop (a server process has one; tests run many, and close
-theirs with :func:`close`). Autocommit: each statement is its own transaction. Only on
-PostgreSQL and with ``GAMES_ACTION_POOL_SIZE`` > 0; otherwise the actions go to the
-database thread as before (SQLite under ``make run``).
+theirs with :func:`close`), of ``GAMES_ACTION_POOL_SIZE`` connections at most.
+Autocommit: each statement is its own transaction.
 """
 
 from __future__ import annotations
@@ -24,11 +23,6 @@ from psycopg.conninfo import make_conninfo
 from psycopg_pool import AsyncConnectionPool
 
 _pools: dict[asyncio.AbstractEventLoop, asyncio.Future] = {}
-
-
-def enabled() -> bool:
-    return (settings.GAMES_ACTION_POOL_SIZE > 0
-            and connections["default"].vendor == "postgresql")
 
 
 async def execute(sql: str, params: dict) -> tuple[int, tuple | None]:

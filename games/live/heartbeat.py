@@ -30,10 +30,8 @@ from dataclasses import dataclass, field
 from channels.db import database_sync_to_async
 from django.conf import settings
 from django.db.models import OuterRef, Subquery
-from django.utils import timezone
 
-from games.live import action_pool
-from games.live.socket_rows import SEEN_SQL, sockets_seen
+from games.live.socket_rows import sockets_seen
 from games.models import GameRecord, Table
 
 logger = logging.getLogger(__name__)
@@ -56,14 +54,9 @@ def table_positions(table_ids: Iterable[int]) -> dict[int, tuple[int | None, int
 
 
 async def _mark_alive(channels: list[str]) -> None:
-    """This process's socket rows marked alive: on the loop's own connection where
-    there is one, else on the database thread (SQLite under ``make run``)."""
-    if not channels:
-        return
-    if action_pool.enabled():
-        await action_pool.execute(SEEN_SQL, {"channels": channels, "now": timezone.now()})
-    else:
-        await database_sync_to_async(sockets_seen)(channels)
+    """This process's socket rows marked alive, on the loop's own connection."""
+    if channels:
+        await sockets_seen(channels)
 
 
 def heartbeat_text(game: int | None, seq: int) -> str:

@@ -12,20 +12,18 @@ posts the money (games.settlement) and opens the table for the next game.
 
 from __future__ import annotations
 
-import asyncio
 import copy
 import hashlib
 import logging
 import random
 import secrets
 import time
+from dataclasses import dataclass
 from datetime import timedelta
 
-from asgiref.sync import sync_to_async
 from celery import current_app as celery_app  # the site's app (shuangkou_site.celery)
-from channels.db import database_sync_to_async
 from django.conf import settings
-from django.db import connections, transaction
+from django.db import transaction
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
@@ -34,19 +32,13 @@ from common.metrics.action_clock import action_committed
 from games.engine.game import Game, GameError, event_for
 from games.errors import ActionError
 from games.live import warm_engines
-from games.live.append import Step, append_step, append_step_on_loop, row_seq_on_loop
+from games.live.append import Step, append_step, row_seq
 from games.live.bot_accounts import bot_user_ids, stand_bots_if_alone
-from games.live.broadcast import (
-    announce_seats,
-    seat_group,
-    send_after_commit,
-    send_on_loop,
-    table_group,
-)
-from games.live.game_queue import one_at_a_time
+from games.live.broadcast import announce_seats, seat_group, send_after_commit, table_group
 from games.live.refusals import engine_message
 from games.live.series import end_series, series_for_deal
 from games.live.snapshots import seat_view, table_state
+from games.live.step_io import ON_LOOP, ON_THREAD, StepIO, run_now
 from games.live.strong_bots import enqueue_strong_move, is_strong_turn, strong_move
 from games.live.timing import (
     log_settlement_lag,
@@ -161,22 +153,52 @@ def _deal_snapshots(table: Table, record: GameRecord, game: Game) -> list[dict]:
     return snapshots
 
 
-@timed_action
 def game_act(*, user_id: int, game_id: int, action: str, cards: str | list | None = None,
              reading: dict | None = None, on: bool | None = None,
              client_seq: int | None = None) -> list[dict]:
-    """A seated player's action: ``play``, ``pass``, ``trustee`` (on/off) or ``leave``
-    (an escape, RULES §10). ``client_seq`` is the last seq the client saw: an action
-    based on an older state is refused as stale. Returns the public events.
+    """A seated player's action from sync code: :func:`game_act_on_loop` on Django's
+    connection, inside the caller's transaction if there is one (games.live.step_io)."""
+    return run_now(_game_act(io=ON_THREAD, user_id=user_id, game_id=game_id, action=action,
+                             cards=cards, reading=reading, on=on, client_seq=client_seq))
 
-    Checked on this process's warm engine without reading the row, then written in one
-    statement that lands only if the row is still where the engine was
+
+async def game_act_on_loop(*, user_id: int, game_id: int, action: str,
+                           cards: str | list | None = None, reading: dict | None = None,
+                           on: bool | None = None, client_seq: int | None = None) -> list[dict]:
+    """A seated player's action, from a table socket: ``play``, ``pass``, ``trustee``
+    (on/off) or ``leave`` (an escape, RULES §10). ``client_seq`` is the last seq the
+    client saw: an action based on an older state is refused as stale. Returns the
+    public events.
+
+    Runs on the event loop (issue #12): the engine's work there, the step's one
+    statement through the loop's own connections (games.live.action_pool), the
+    database thread only for a game this process has not loaded yet."""
+    return await _game_act(io=ON_LOOP, user_id=user_id, game_id=game_id, action=action,
+                           cards=cards, reading=reading, on=on, client_seq=client_seq)
+
+
+@timed_action
+async def _game_act(*, io: StepIO, user_id: int, game_id: int, action: str, cards,
+                    reading, on, client_seq: int | None) -> list[dict]:
+    """The action, on ``io``'s path. Actions on one game take turns (on the loop:
+    games.live.game_queue); what follows the step (the settlement's or a strong bot's
+    task) is enqueued once the turn is over."""
+    async with io.one_at_a_time(game_id):
+        written = await _act(io, user_id, game_id, action, cards=cards, reading=reading,
+                             on=on, client_seq=client_seq)
+    await _follow_up(written, io)
+    return written.public
+
+
+async def _act(io: StepIO, user_id: int, game_id: int, action: str, *, cards, reading, on,
+               client_seq: int | None) -> Written:
+    """Checked on this process's warm engine without reading the row, then written in
+    one statement that lands only if the row is still where the engine was
     (games.live.append, issue #12): if another process moved the game meanwhile, the
     engine is reloaded and the action checked again. A refusal is given only once the
-    engine is known to be current, so it is never the answer to an old state.
-    :func:`game_act_on_loop` is the same from the event loop."""
+    engine is known to be current, so it is never the answer to an old state."""
     for _attempt in range(ACT_ATTEMPTS):
-        warm = warm_engines.take(game_id) or warm_engines.load(game_id)
+        warm = warm_engines.take(game_id) or await io.load(game_id)
         if warm is None:
             raise ActionError(_("没有牌局 %(game)s"), {"game": game_id})
         mark = warm.seq
@@ -186,77 +208,17 @@ def game_act(*, user_id: int, game_id: int, action: str, cards: str | list | Non
         except ActionError:
             # A refusal leaves the engine as it was. Unless the game is over (for good),
             # make sure the engine was not behind the row before giving it.
-            if warm.game.status == "playing" and _row_seq(game_id) != mark:
+            if warm.game.status == "playing" and await row_seq(game_id, io.execute) != mark:
                 continue  # behind: dropped, the next attempt loads the game afresh
             warm_engines.remember(warm)
             raise
-        written = _write_step(warm, mark)
+        written = await _write_step(warm, mark, io)
         if written is not None:
-            if written[0] is not None:
-                action_committed()  # its latency (shuangkou_site.metrics)
-            return written[1]
+            if written.step is not None:
+                action_committed()  # its latency (common.metrics), before the follow-up
+            return written
         # The row moved on since this engine was current: it is dropped, and the next
         # attempt loads the game afresh.
-    raise _busy()
-
-
-@timed_action
-async def game_act_on_loop(*, user_id: int, game_id: int, action: str,
-                           cards: str | list | None = None, reading: dict | None = None,
-                           on: bool | None = None, client_seq: int | None = None) -> list[dict]:
-    """:func:`game_act` run on the event loop (issue #12): the engine's work there, the
-    step's one statement through the loop's own connections (games.live.action_pool),
-    the database thread only for a game this process has not loaded yet and for the
-    settlement's enqueueing. The statement commits by itself, so what :func:`game_act`
-    does after commit is done as soon as it returns. Actions on one game queue on the
-    loop (games.live.game_queue), as they did on the thread."""
-    async with one_at_a_time(game_id):
-        step, public, strong = await _act_on_loop(user_id, game_id, action, cards=cards,
-                                                  reading=reading, on=on,
-                                                  client_seq=client_seq)
-    if step is not None and step.result is not None:
-        # A broker's round trip: on a worker thread, not the database thread.
-        await _on_worker_thread(_enqueue_settlement_robustly, game_id)
-    elif strong:
-        # The step left a strong bot the turn: its move is thought out elsewhere
-        # (games.live.strong_bots). Enqueued off the loop, and not awaited: until this
-        # handler returns, the acting player's own copy of the step waits in its consumer
-        # (issue #15: tables of strong bots keep the same p99). A lost task is the
-        # backstop's (GAMES_STRONG_BOT_BACKSTOP_SECONDS).
-        _in_background(_on_worker_thread(enqueue_strong_move, game_id, step.seq))
-    return public
-
-
-async def _act_on_loop(user_id: int, game_id: int, action: str, *, cards, reading, on,
-                       client_seq: int | None) -> tuple[Step | None, list[dict], bool]:
-    """The step written (None if nothing was), its public events, and whether it left
-    a strong bot the turn."""
-    for _attempt in range(ACT_ATTEMPTS):
-        warm = warm_engines.take(game_id) or await database_sync_to_async(warm_engines.load)(
-            game_id)
-        if warm is None:
-            raise ActionError(_("没有牌局 %(game)s"), {"game": game_id})
-        mark = warm.seq
-        try:
-            _apply(warm.game, user_id, action, cards=cards, reading=reading, on=on,
-                   client_seq=client_seq)
-        except ActionError:
-            if warm.game.status == "playing" and await row_seq_on_loop(game_id) != mark:
-                continue
-            warm_engines.remember(warm)
-            raise
-        step = _step_of(warm, mark)
-        if step is None:
-            warm_engines.remember(warm)
-            return None, [], False
-        if not await append_step_on_loop(step):
-            continue
-        action_committed()  # its latency (shuangkou_site.metrics)
-        strong = is_strong_turn(warm.facts, warm.game)  # before another step moves it on
-        warm_engines.remember(warm)
-        public = [event_for(event, None) for event in step.events]
-        send_on_loop(table_group(warm.facts.table_id), _events_message(step, public))
-        return step, public, strong
     raise _busy()
 
 
@@ -296,10 +258,6 @@ def _apply(game: Game, user_id: int, action: str, *, cards, reading, on,
         # Translated when shown, in the reader's language, from the refusal's code
         # and params (games.live.refusals).
         raise ActionError(engine_message(error)) from None
-
-
-def _row_seq(game_id: int) -> int | None:
-    return GameRecord.objects.filter(pk=game_id).values_list("seq", flat=True).first()
 
 
 def game_disconnected(*, user_id: int, game_id: int) -> list[dict]:
@@ -406,35 +364,6 @@ def _tcy_stake(room: Room, rules, players: list[int]) -> int:
     return min(stakes)
 
 
-_background: set[asyncio.Task] = set()  # strong references until each is done
-
-
-def _in_background(work) -> None:
-    task = asyncio.ensure_future(work)
-    _background.add(task)
-    task.add_done_callback(_background_done)
-
-
-def _background_done(task: asyncio.Task) -> None:
-    _background.discard(task)
-    if not task.cancelled() and task.exception() is not None:
-        logger.error("background work after an action failed", exc_info=task.exception())
-
-
-async def _on_worker_thread(func, *args) -> None:
-    """``func(*args)`` on one of the loop's worker threads, which then gives back any
-    pooled connection it opened (an eager task settles right there). Channels'
-    ``database_sync_to_async`` would too, but its test communicator turns that off, and
-    each such thread then kept a connection until the pool ran dry."""
-    def closing() -> None:
-        try:
-            func(*args)
-        finally:
-            connections.close_all()
-
-    await sync_to_async(closing, thread_sensitive=False)()
-
-
 def _enqueue_settlement(game_id: int) -> None:
     celery_app.signature(SETTLE_TASK, args=(game_id,)).delay()
 
@@ -447,7 +376,6 @@ def _enqueue_settlement_robustly(game_id: int) -> None:
         _enqueue_settlement(game_id)
     except Exception:
         logger.exception("could not enqueue the settlement of game %s", game_id)
-
 
 
 def _locked(game_id: int) -> GameRecord:
@@ -507,7 +435,7 @@ def game_strong_move(*, game_id: int, seq: int) -> bool:
     strong bot (someone else moved: the deadline's backstop, an escape, this task run
     twice) or moves on meanwhile. Returns whether it moved."""
     # One cheap read before the search: a stale task costs no thinking.
-    if _row_seq(game_id) != seq:
+    if run_now(row_seq(game_id, ON_THREAD.execute)) != seq:
         return False
     warm = warm_engines.take(game_id)
     if warm is None or warm.seq > seq:
@@ -533,8 +461,8 @@ def game_strong_move(*, game_id: int, seq: int) -> bool:
         # (the table bot's move) rather than wait for its deadline.
         logger.error("strong bot's move %r refused in game %s at %s", move, game_id, seq)
         _bot_move(game)
-    written = _write_step(warm, seq)
-    moved = written is not None and written[0] is not None
+    written = run_now(_write_and_follow_up(warm, seq, ON_THREAD))
+    moved = written is not None and written.step is not None
     log_strong_move(game_id, seq, started, moved)
     return moved
 
@@ -542,36 +470,64 @@ def game_strong_move(*, game_id: int, seq: int) -> bool:
 def _commit(record: GameRecord, game: Game, mark: int) -> list[dict]:
     """Write the steps of ``game`` after ``mark`` with the game row locked (the deal,
     the sweeper's moves, a disconnect's 托管), and bring ``record`` up to date."""
-    written = _write_step(WarmGame(GameFacts.of(record), game), mark)
+    written = run_now(_write_and_follow_up(WarmGame(GameFacts.of(record), game), mark,
+                                           ON_THREAD))
     if written is None:  # the lock holds the row at the engine's seq: cannot happen
         raise RuntimeError(f"game {record.pk} moved while its row was locked")
-    step, public = written
+    step = written.step
     if step is not None:
         record.seq, record.turn, record.deadline = step.seq, step.turn, step.deadline
         record.status, record.result, record.ended_at = step.status, step.result, step.ended_at
-    return public
+    return written.public
 
 
-def _write_step(warm: WarmGame, mark: int) -> tuple[Step | None, list[dict]] | None:
+@dataclass(frozen=True)
+class Written:
+    """A step written (None: there was nothing to write), its public events, and
+    whether it left a strong bot the turn."""
+
+    step: Step | None
+    public: list[dict]
+    strong: bool = False
+
+
+async def _write_step(warm: WarmGame, mark: int, io: StepIO) -> Written | None:
     """Run the automatic moves that follow, write every event after ``mark`` in one
-    step (games.live.append) and, after commit, keep the engine and tell the table.
-    Returns the step written (None if there was nothing to write) and its public
-    events; None if the row was no longer at ``mark`` (nothing written, ``warm``
+    step (games.live.append) and, once it has committed, keep the engine and tell the
+    table. None if the row was no longer at ``mark`` (nothing written, ``warm``
     dropped)."""
     step = _step_of(warm, mark)
     if step is None:
         warm_engines.remember(warm)
-        return None, []
-    if not append_step(step):
+        return Written(None, [])
+    if not await append_step(step, io.execute):
         return None
+    # Read before the engine is kept: on the loop, the next step may move it on at once.
+    strong = step.result is None and is_strong_turn(warm.facts, warm.game)
     public = [event_for(event, None) for event in step.events]
-    transaction.on_commit(lambda: warm_engines.remember(warm))
-    send_after_commit(table_group(warm.facts.table_id), _events_message(step, public))
+    io.after_commit(lambda: warm_engines.remember(warm))
+    io.send(table_group(warm.facts.table_id), _events_message(step, public))
+    return Written(step, public, strong)
+
+
+async def _follow_up(written: Written, io: StepIO) -> None:
+    """What a written step starts once it has committed: the end of the game its
+    settlement, a strong bot's turn its move (games.live.strong_bots; not waited for,
+    so tables of strong bots keep the same p99, issue #15)."""
+    step = written.step
+    if step is None:
+        return
     if step.result is not None:
-        transaction.on_commit(lambda: _enqueue_settlement_robustly(step.game))
-    elif is_strong_turn(warm.facts, warm.game):
-        transaction.on_commit(lambda: enqueue_strong_move(step.game, step.seq))
-    return step, public
+        await io.enqueue(_enqueue_settlement_robustly, step.game, wait=True)
+    elif written.strong:
+        await io.enqueue(enqueue_strong_move, step.game, step.seq, wait=False)
+
+
+async def _write_and_follow_up(warm: WarmGame, mark: int, io: StepIO) -> Written | None:
+    written = await _write_step(warm, mark, io)
+    if written is not None:
+        await _follow_up(written, io)
+    return written
 
 
 def _step_of(warm: WarmGame, mark: int) -> Step | None:

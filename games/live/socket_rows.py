@@ -10,6 +10,7 @@ from datetime import timedelta
 from django.conf import settings
 from django.utils import timezone
 
+from games.live import action_pool
 from games.models import TableSocket
 
 
@@ -27,12 +28,15 @@ def live_sockets():
     return rows if stale is None else rows.filter(seen_at__gte=timezone.now() - stale)
 
 
-def sockets_seen(channels: list[str]) -> int:
-    """The heartbeat of the process holding ``channels``: its rows are alive."""
-    return TableSocket.objects.filter(channel__in=channels).update(seen_at=timezone.now())
+async def sockets_seen(channels: list[str]) -> int:
+    """The heartbeat of the process holding ``channels``: its rows are alive. From the
+    event loop, through its own connections (games.live.action_pool): when the database
+    thread was busy for longer than the rows' staleness, the sweeper took live sockets
+    for a dead process's (issue #12)."""
+    rowcount, _row = await action_pool.execute(_SEEN_SQL, {"channels": channels,
+                                                           "now": timezone.now()})
+    return rowcount
 
 
-# The same update in one statement for the event loop's own connection
-# (games.live.action_pool): parameters ``channels`` (a list) and ``now``.
-SEEN_SQL = (f"UPDATE {TableSocket._meta.db_table} SET seen_at = %(now)s "
-            f"WHERE channel = ANY(%(channels)s)")
+_SEEN_SQL = (f"UPDATE {TableSocket._meta.db_table} SET seen_at = %(now)s "
+             f"WHERE channel = ANY(%(channels)s)")

@@ -21,7 +21,6 @@ from accounts.models import User
 from common.metrics.action_clock import action_received
 from games.errors import ActionError
 from games.live import (
-    action_pool,
     lifecycle,
     presence,
     quick_chat,
@@ -419,11 +418,10 @@ def _current_game(table_id: int) -> int | None:
 
 async def _act_at_table(table_id: int, user_id: int, action: str, seq: int | None,
                         payload: dict) -> None:
-    # On PostgreSQL the action's statement runs from the event loop (issue #12,
-    # games.live.action_pool); elsewhere the whole action is one trip to the database
-    # thread. The table's game as this process last saw it, so no read is needed to
-    # find it; a game that has ended since sends us to the table's row for the current one.
-    act = lifecycle.game_act_on_loop if action_pool.enabled() else db(lifecycle.game_act)
+    # The action's statement runs from the event loop (issue #12, games.live.action_pool).
+    # The table's game as this process last saw it, so no read is needed to find it; a
+    # game that has ended since sends us to the table's row for the current one.
+    act = lifecycle.game_act_on_loop
     known = warm_engines.table_game(table_id)
     if known is not None:
         try:

@@ -16,7 +16,6 @@ from __future__ import annotations
 
 import functools
 import gc
-import inspect
 import logging
 import time
 
@@ -30,28 +29,15 @@ logger = logging.getLogger("games.timing")
 
 
 def timed_action(function):
-    """Log the time of each call of ``function`` (games.live.lifecycle.game_act and
-    game_act_on_loop, called with keywords only): ``action-commit`` with the events it
-    committed, or ``action-refused`` with the refusal's code."""
-    if inspect.iscoroutinefunction(function):
-        @functools.wraps(function)
-        async def timed_on_loop(**kwargs) -> list[dict]:
-            started = time.perf_counter()
-            try:
-                events = await function(**kwargs)
-            except ActionError as error:
-                _log_refused(kwargs, error, started)
-                raise
-            _log_committed(kwargs, events, started)
-            return events
-
-        return timed_on_loop
-
+    """Log the time of each call of ``function`` (the action coroutine of
+    games.live.lifecycle, called with keywords only, on either path of
+    games.live.step_io): ``action-commit`` with the events it committed, or
+    ``action-refused`` with the refusal's code."""
     @functools.wraps(function)
-    def timed(**kwargs) -> list[dict]:
+    async def timed(**kwargs) -> list[dict]:
         started = time.perf_counter()
         try:
-            events = function(**kwargs)
+            events = await function(**kwargs)
         except ActionError as error:
             _log_refused(kwargs, error, started)
             raise

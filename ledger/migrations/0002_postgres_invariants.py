@@ -5,8 +5,8 @@
 - Legs and transactions are append-only: UPDATE and DELETE are refused (corrections are
   reversing transactions).
 
-The balance CHECK is a model constraint (migration 0001). SQLite (`make run`) gets no
-triggers; the services assert the same rules in Python everywhere.
+The balance CHECK is a model constraint (migration 0001). The services assert the same
+rules in Python too.
 """
 
 from django.db import migrations
@@ -89,10 +89,9 @@ DROP FUNCTION IF EXISTS ledger_check_transaction_balanced();
 
 def _on_postgres(sql: str):
     def run(apps, schema_editor) -> None:
-        if schema_editor.connection.vendor == "postgresql":
-            # No parameters: psycopg sends the script as one simple query.
-            with schema_editor.connection.cursor() as cursor:
-                cursor.execute(sql)
+        # No parameters: psycopg sends the script as one simple query.
+        with schema_editor.connection.cursor() as cursor:
+            cursor.execute(sql)
 
     return run
 

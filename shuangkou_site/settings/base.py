@@ -271,10 +271,13 @@ ACCOUNTS_TRUSTED_PROXY_COUNT = int(os.environ.get("TRUSTED_PROXY_COUNT", "0"))
 GAMES_BOT_THINK_SECONDS = float(os.environ.get("GAMES_BOT_THINK_SECONDS", "1"))
 GAMES_BOT_FILL_SECONDS = float(os.environ.get("GAMES_BOT_FILL_SECONDS", "5"))
 GAMES_SETTLE_GRACE_SECONDS = int(os.environ.get("GAMES_SETTLE_GRACE_SECONDS", "30"))
-# A table socket's action runs its one statement from the event loop, on this many
-# PostgreSQL connections per web process (games.live.action_pool; 0: on the database
-# thread like the rest of the ORM). Each waits at most the timeout for a connection.
+# A table socket's action runs its one statement from the event loop, on at most this
+# many PostgreSQL connections per web process (games.live.action_pool). Each waits at
+# most the timeout for a connection.
 GAMES_ACTION_POOL_SIZE = env_int("GAMES_ACTION_POOL_SIZE", 4)
+if GAMES_ACTION_POOL_SIZE < 1:
+    raise ImproperlyConfigured("GAMES_ACTION_POOL_SIZE is at least 1: the live path's "
+                               "actions run on those connections.")
 GAMES_ACTION_POOL_TIMEOUT = float(os.environ.get("GAMES_ACTION_POOL_TIMEOUT", "5"))
 # Strong bots (a room's bot level, issue #15; games.live.strong_bots): the CPU time one
 # move's search may take, the queue their tasks go to (a worker of its own

@@ -1,16 +1,18 @@
-"""Local development (`make run`): SQLite, in-memory channel layer, tasks run in-process."""
+"""Local development (`make run`): PostgreSQL from a pip-installed server whose data
+lives in the checkout (shuangkou_site.dev_database), in-memory channel layer, tasks run
+in-process. No Redis, no system database."""
+
+from shuangkou_site import dev_database
 
 from .base import *  # noqa: F403
-from .base import BASE_DIR, env_bool
+from .base import env_bool, pooled_postgres
 
 DEBUG = env_bool("DJANGO_DEBUG", True)
 
-DATABASES = {
-    "default": {
-        "ENGINE": "django.db.backends.sqlite3",
-        "NAME": BASE_DIR / "db.sqlite3",
-    }
-}
+# The embedded server, started here if it is not running yet; through Django's
+# connection pool as in test and prod (settings.base.pooled_postgres), so that what
+# `make run` serves is what the tests exercise.
+DATABASES = {"default": pooled_postgres(dev_database.dev_server.database_url())}
 
 # One process serves everything locally, so an in-memory layer is enough.
 CHANNEL_LAYERS = {"default": {"BACKEND": "channels.layers.InMemoryChannelLayer"}}

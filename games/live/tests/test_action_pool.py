@@ -4,6 +4,9 @@ needs neither the process's database thread nor a connection left behind."""
 from __future__ import annotations
 
 import asyncio
+import os
+import subprocess
+import sys
 import threading
 import time
 from contextlib import asynccontextmanager
@@ -15,7 +18,7 @@ from django.db import connection
 from games.engine.game import Game
 from games.errors import ActionError
 from games.live import action_pool, warm_engines
-from games.live.append import row_seq_on_loop
+from games.live.append import row_seq
 from games.live.game_queue import queued_games
 from games.live.lifecycle import game_act_on_loop
 from games.live.seating import room_quick_join
@@ -77,7 +80,7 @@ def test_an_action_lands_while_the_database_thread_is_held(bots_wait):
     async def scenario():
         async with database_thread_held() as holding:
             await _act_at_table(record.table_id, alice, action, record.seq, payload)
-            return await row_seq_on_loop(record.pk), holding.done()
+            return await row_seq(record.pk, action_pool.execute), holding.done()
 
     seq, thread_was_free = run(scenario)
     assert thread_was_free is False  # the thread was held all along
@@ -103,11 +106,13 @@ def test_a_loops_connections_close_with_it(bots_wait):
     assert _action_connections() == 0
 
 
-def test_actions_use_the_database_thread_when_the_pool_is_off(settings):
-    settings.GAMES_ACTION_POOL_SIZE = 0
-    assert action_pool.enabled() is False
-    settings.GAMES_ACTION_POOL_SIZE = 2
-    assert action_pool.enabled() is (connection.vendor == "postgresql")
+def test_a_pool_of_no_connections_is_refused_when_the_settings_load():
+    """Every action runs on the pool: with none, the site would refuse every move."""
+    loaded = subprocess.run(
+        [sys.executable, "-c", "import shuangkou_site.settings.base"],
+        env={**os.environ, "GAMES_ACTION_POOL_SIZE": "0"}, capture_output=True, text=True)
+    assert loaded.returncode != 0
+    assert "GAMES_ACTION_POOL_SIZE is at least 1" in loaded.stderr
 
 
 def test_two_actions_on_one_game_take_turns_and_keep_the_engine_in_memory(bots_wait,

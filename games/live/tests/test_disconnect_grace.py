@@ -242,7 +242,7 @@ def test_rows_a_heartbeat_has_seen_keep_their_player_present(settings):
         await db(TableSocket.objects.filter(user=alice).update)(
             seen_at=timezone.now() - timedelta(seconds=31))
         channels = await db(lambda: list(TableSocket.objects.values_list("channel", flat=True)))()
-        seen = await db(socket_rows.sockets_seen)(channels)
+        seen = await socket_rows.sockets_seen(channels)
         swept = await db(grace_over)()
         seat = await db(seat_of)(alice)
         for client in (a, b):

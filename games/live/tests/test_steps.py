@@ -14,10 +14,11 @@ from django.utils import timezone
 
 from games.engine.game import Game, GameError
 from games.errors import ActionError
-from games.live import append, warm_engines
-from games.live.append import Step
+from games.live import warm_engines
+from games.live.append import Step, append_step
 from games.live.hints import game_hints
 from games.live.lifecycle import game_act, game_act_on_loop, game_deadline
+from games.live.step_io import ON_LOOP, ON_THREAD, StepIO, run_now
 from games.live.table_socket import _act_at_table
 from games.models import GameEvent, GameRecord
 from games.testing.live_helpers import run
@@ -67,8 +68,8 @@ def _game_act_on_loop(**kwargs) -> list[dict]:
 
 @pytest.fixture(params=[game_act, _game_act_on_loop], ids=["database_thread", "event_loop"])
 def act(request):
-    """An action as the database thread runs it, and as a table socket on PostgreSQL
-    does, from the event loop through its own connections (games.live.action_pool)."""
+    """An action as sync code runs it (games.live.step_io.ON_THREAD), and as a table
+    socket does, from the event loop through its own connections (ON_LOOP)."""
     return request.param
 
 
@@ -79,8 +80,19 @@ def _game_at_alices_turn(name: str) -> tuple[GameRecord, int, int]:
     return _bots_to(record, seat), seat, alice.pk
 
 
-@pytest.mark.parametrize("writer", [append._append_in_one_statement, append._append_with_orm])
-def test_a_step_lands_only_on_the_seq_it_was_computed_from(bots_wait, writer):
+def _append(step: Step, io: StepIO) -> bool:
+    """The step's statement as each path runs it: from sync code on Django's connection,
+    or from an event loop through its own connections."""
+    if io is ON_LOOP:
+        return run(lambda: append_step(step, io.execute))
+    return run_now(append_step(step, io.execute))
+
+
+@pytest.mark.parametrize("io", [ON_THREAD, ON_LOOP], ids=["database_thread", "event_loop"])
+def test_a_step_lands_only_on_the_seq_it_was_computed_from(bots_wait, io):
+    def writer(step: Step) -> bool:
+        return _append(step, io)
+
     record, seat, _alice = _game_at_alices_turn("writer")
     game = Game.replay(_log(record.pk))
     base = len(game.events)
