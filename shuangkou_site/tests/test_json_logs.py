@@ -16,12 +16,14 @@ ROOT = Path(__file__).resolve().parents[2]
 # What a Celery process does first (its logging set up), then a timing line, a line
 # with arguments and a failure with its traceback.
 LOGGING_PROCESS = """
-import django, logging
+import asyncio, django, logging
 django.setup()
 from shuangkou_site.celery import app
 app.log.setup(loglevel="INFO")
 from games.live import timing
-timing.timed_action(lambda **kwargs: [{"seq": 12}])(game_id=7, action="play")
+async def commit(**kwargs):
+    return [{"seq": 12}]
+asyncio.run(timing.timed_action(commit)(game_id=7, action="play"))
 logging.getLogger("shuangkou.check").warning("%s players", 4)
 try:
     1 / 0
