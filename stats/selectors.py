@@ -12,6 +12,7 @@ from accounts.models import User
 from accounts.selectors import PlayerStanding, player_standing
 from games.engine.scoring import DOUBLE, DRAW, ESCAPE, SINGLE
 from games.models import Room, RuleSetConfig
+from games.rule_set_names import rule_set_name
 from games.vocabulary import kou_label
 
 from .models import SeatBombs, SeatFacts
@@ -106,7 +107,7 @@ def player_stats(player: User) -> PlayerStats:
     labels = dict(RuleSetConfig.objects.filter(name__in={name for name, _ in groups})
                   .values_list("name", "label")) if groups else {}
     for group in groups.values():
-        group.rule_set_label = labels.get(group.rule_set) or group.rule_set
+        group.rule_set_label = rule_set_name(group.rule_set, labels.get(group.rule_set, ""))
     stats.groups = sorted(groups.values(), key=lambda group: (group.rule_set, group.room_kind))
     for kou in kous.values():
         kou.rate = _rate(kou.games, stats.total.games)

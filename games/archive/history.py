@@ -18,6 +18,7 @@ from django.db.models import Case, IntegerField, Q, QuerySet, Value, When
 from games.archive.frames import seat_value
 from games.archive.panels import HistoryCell, history_cells
 from games.models import GameRecord, Room, RuleSetConfig
+from games.rule_set_names import rule_set_name
 from games.vocabulary import kou_label
 
 MAX_SEATS = 4  # the largest table of any rule set (RULES §9: 4, tcy 2)
@@ -104,7 +105,8 @@ def history_rows(games: list[GameRecord]) -> list[HistoryRow]:
         rows.append(HistoryRow(
             game_id=game.pk, ended_at=game.ended_at or game.created_at, room=game.room.name,
             room_kind=game.room.kind,
-            rule_set=labels.get(game.rule_set_name) or game.rule_set_name, seat=seat,
+            rule_set=rule_set_name(game.rule_set_name, labels.get(game.rule_set_name, "")),
+            seat=seat,
             place=finish.index(seat) + 1 if seat in finish else None,
             kou=result.get("kou"), score=seat_value(result, "scores", seat),
             points=seat_value(game.settlement, "points", seat),

@@ -31,6 +31,7 @@ from games.archive.history import history_rows, player_games
 from games.archive.panels import history_columns, replay_panels_context
 from games.live.visibility import may_read_game
 from games.models import GameEvent, GameRecord, Room
+from games.rule_set_names import rule_set_name
 from games.vocabulary import KOU_LABELS, kou_label
 from games.web.api import private_game_refusal
 
@@ -136,9 +137,8 @@ def game_replay(request: HttpRequest, game_id: int) -> HttpResponse:
 
 def _rule_set_label(record: GameRecord) -> str:
     config = record.room.rule_set
-    if config.name == record.rule_set_name:
-        return config.label or config.name
-    return record.rule_set_name
+    label = config.label if config.name == record.rule_set_name else ""
+    return rule_set_name(record.rule_set_name, label)
 
 
 def _replay_strings() -> dict[str, str]:
