@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from datetime import datetime
 
 from django.apps import apps
@@ -22,7 +22,7 @@ from django.views.decorators.http import require_GET
 
 from .charts import PointsChart, points_chart
 from .labels import KIND_LABELS
-from .models import Currency, Kind, Leg
+from .models import Currency, Hold, Kind, Leg
 from .relief import relief_status
 from .selectors import pending_holds, user_balances, user_entries
 
@@ -62,6 +62,8 @@ class EntryRow:
     frozen: bool  # a freeze whose hold is still pending: its game is running (金币冻结)
     memo: str
     reverses_id: int | None
+    # A settlement that returned frozen coins is two lines (_split_release): which one.
+    part: str = ""
 
 
 @require_GET
@@ -111,12 +113,13 @@ def _rows(legs: Iterable[Leg], currency: str, user_id: int) -> list[EntryRow]:
     game_ids = {leg.pk: _game_id(leg.transaction.game_key) for leg in legs}
     fees = _fees_paid({game_id for game_id in game_ids.values() if game_id is not None},
                       user_id) if currency == Currency.COIN else {}
+    released = _released_by_settlements(legs, user_id) if currency == Currency.COIN else {}
     rows = []
     for leg in legs:
         posted = leg.transaction
         game_id = game_ids[leg.pk]
         settles = posted.kind in (Kind.SETTLEMENT, Kind.ESCAPE_PENALTY)
-        rows.append(EntryRow(
+        row = EntryRow(
             leg_id=leg.pk, at=posted.created_at, kind=posted.kind,
             kind_label=KIND_LABELS.get(posted.kind, posted.get_kind_display()),
             amount=leg.amount, balance_after=leg.balance_after,
@@ -125,8 +128,36 @@ def _rows(legs: Iterable[Leg], currency: str, user_id: int) -> list[EntryRow]:
             fee=fees.get(game_id) if settles else None,
             frozen=posted.kind == Kind.FREEZE and posted.pk in pending,
             memo=posted.memo if posted.kind in KINDS_WITH_MEMO else "",
-            reverses_id=posted.reverses_id))
+            reverses_id=posted.reverses_id)
+        unfrozen = released.get(posted.pk) if settles else None
+        if unfrozen:
+            rows.extend(_split_release(row, unfrozen))
+        else:
+            rows.append(row)
     return rows
+
+
+def _released_by_settlements(legs: list[Leg], user_id: int) -> dict[int, int]:
+    """The frozen coins each of these settlements gave back to the user, by transaction
+    (one posting settles the game and returns the hold)."""
+    ids = [leg.transaction_id for leg in legs
+           if leg.transaction.kind in (Kind.SETTLEMENT, Kind.ESCAPE_PENALTY)]
+    if not ids:
+        return {}
+    return dict(Hold.objects.filter(user_id=user_id, resolved_by_id__in=ids)
+                .values_list("resolved_by_id", "amount"))
+
+
+def _split_release(row: EntryRow, unfrozen: int) -> list[EntryRow]:
+    """A settlement that returned frozen coins as two lines, newest first: the game's
+    own result (what was won or lost, the fee within it), then the unfreezing of the
+    stake. Netted into one line a lost game read as a gain."""
+    result = replace(row, amount=row.amount - unfrozen, part="result")
+    release = replace(row, kind=Kind.RELEASE, kind_label=KIND_LABELS[Kind.RELEASE],
+                      amount=unfrozen, fee=None, part="release",
+                      balance_after=None if row.balance_after is None
+                      else row.balance_after - (row.amount - unfrozen))
+    return [result, release]
 
 
 def _game_id(game_key: str) -> int | None:

@@ -47,7 +47,7 @@ class Row:
 
 
 ROW = re.compile(
-    r'<tr class="entry kind-(?P<kind>[a-z_]+)" data-leg="(?P<leg>\d+)">.*?'
+    r'<tr class="entry kind-(?P<kind>[a-z_]+)" data-leg="(?P<leg>\d+)"[^>]*>.*?'
     r'<td class="kind">(?P<label>.*?)</td>.*?'
     r'<td class="num amount (?:plus|minus)">(?P<amount>[+-]\d+)</td>.*?'
     r'<td class="num balance-after">(?P<balance>-?\d+)</td>.*?'
@@ -124,15 +124,20 @@ def test_a_coin_settlement_links_its_game_and_shows_the_room_fee(client):
                 coins=True, coefficient=100, fee=10)
     client.force_login(me)
 
-    settled, frozen, granted = rows_of(client.get(reverse("my-coins")))
+    settled, released, frozen, granted = rows_of(client.get(reverse("my-coins")))
 
     replay = reverse("game-replay", args=[record.pk])
     assert replay == f"/games/{record.pk}/replay/"
-    # The whole hold (capped at the balance) comes back with the win: 200 − the fee of 10.
+    # One posting, two lines: the whole hold (capped at the balance) unfrozen, and the
+    # game's own result, 200 − the fee of 10.
     assert (settled.kind, settled.label, settled.amount, settled.balance) == \
-        ("settlement", "对局结算", 10190, 10190)
+        ("settlement", "对局结算", 190, 10190)
+    assert (released.kind, released.label, released.amount, released.balance) == \
+        ("release", "解冻", 10000, 10000)
+    assert settled.leg == released.leg
     assert f'href="{replay}"' in settled.what
     assert "含系统回收 10" in settled.what
+    assert "系统回收" not in released.what
     assert (frozen.kind, frozen.amount, frozen.balance) == ("freeze", -10000, 0)
     assert f'href="{replay}"' in frozen.what
     assert "系统回收" not in frozen.what

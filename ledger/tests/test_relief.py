@@ -269,3 +269,17 @@ def test_the_admin_lists_relief_grants_as_their_own_kind(client):
     assert response.status_code == 200
     assert [row.pk for row in response.context["cl"].result_list] == [posted.pk]
     assert posted.key in response.content.decode()
+
+
+def test_with_htmx_a_claim_reloads_the_page_with_the_new_balance_and_line(client):
+    """The section alone said +amount beside a balance and a statement still at 0."""
+    player = make_user(coins=0)
+    client.force_login(player)
+
+    response = client.post(reverse("relief-claim"), {"claim": "1"}, HTTP_HX_REQUEST="true")
+
+    assert response.status_code == 200 and response["HX-Refresh"] == "true"
+    page = client.get(reverse("my-coins")).content.decode()
+    assert f'<strong class="balance">{AMOUNT}</strong>' in page
+    assert '<td class="kind">救济金</td>' in page
+    assert f"游戏币 +{AMOUNT}" in page  # the message, once, on the reloaded page

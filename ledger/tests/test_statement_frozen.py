@@ -73,3 +73,21 @@ def test_the_points_statement_has_no_frozen_line(client):
     client.force_login(players[0])
 
     assert frozen_line(client.get(reverse("my-points"))) is None
+
+
+def test_a_lost_game_reads_as_a_loss_beside_its_unfreezing(client):
+    """A lost coin game and the return of its stake are two lines: netted into one, a
+    loss of 810 read as "对局结算 +9190"."""
+    players = make_players(coins=30000)
+    record = a_running_coin_game(players)
+    settle_game(game_key=record.ledger_key, players=players, scores=[-8, -8, 8, 8],
+                coins=True, coefficient=100, fee=10)
+    client.force_login(players[0])
+
+    settled, released, frozen, _granted = rows_of(client.get(reverse("my-coins")))
+
+    assert (settled.kind, settled.amount) == ("settlement", -810)
+    assert "含系统回收 10" in settled.what
+    assert (released.kind, released.label, released.amount) == ("release", "解冻", 20000)
+    assert frozen.amount == -20000
+    assert released.balance == 30000 and settled.balance == 30000 - 810

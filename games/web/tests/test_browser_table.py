@@ -277,17 +277,19 @@ def sort_by_pattern_and_by_key(visit: Visit, table_id: int) -> None:
     assert sorted(by_pattern) == sorted(by_rank)
     assert pattern_order(by_pattern), by_pattern
     visit.shot("table-sorted-by-pattern", full_page=False)
-    # Sound off, by its labelled switch.
-    sound = page.get_by_role("button", name="静音")
-    expect(sound).to_have_attribute("aria-pressed", "false")
+    # Sound off, by its button, which says the state it is in.
+    sound = page.locator("#sound-toggle")
+    expect(sound).to_have_text("🔊 声音：开")
+    expect(sound).to_have_attribute("data-muted", "false")
     sound.click()
-    expect(sound).to_have_attribute("aria-pressed", "true")
+    expect(sound).to_have_text("🔇 声音：关")
+    expect(sound).to_have_attribute("data-muted", "true")
     # Both remembered over a reload.
     page.reload()
     expect(page.locator("#table-page")).to_have_attribute("data-connection", "open")
     expect(page.locator('#sort-choice [data-sort="pattern"]')).to_have_attribute(
         "aria-checked", "true")
-    expect(sound).to_have_attribute("aria-pressed", "true")
+    expect(sound).to_have_text("🔇 声音：关")
     expect(page.locator("#hand button[data-card]").first).to_be_visible()
     by_pattern = hand_codes(page)
     assert pattern_order(by_pattern)
@@ -447,6 +449,11 @@ def trustee_with_reason(visit: Visit, seat: int) -> None:
     expect(badge.or_(page.locator("#result-panel"))).to_be_visible()
     if badge.count():
         expect(badge).to_have_attribute("data-reason", "player")
+        # The notice says so, and how to take it back, while the seat is in 托管.
+        standing = page.locator('#notice[data-standing="trustee"]')
+        expect(standing.or_(page.locator("#result-panel"))).to_be_visible()
+        if standing.count():
+            expect(standing).to_contain_text("取消托管")
 
 
 # --- layouts -------------------------------------------------------------------------------

@@ -89,7 +89,7 @@ export const state = {
   hintPending: false,
   snapshotAskedAt: 0,
   heardBeat: null, // the last heartbeat (sync.js)
-  noticeTimer: null,
+  noticeTimer: null, // while news is on show (render.js's showNotice)
   bombTimer: null, // the bomb banner's
   pointerHandled: false, // a pointer already toggled the card its click is for
   wasMyTurn: false, // for the "your turn" sound, once per turn

@@ -22,13 +22,45 @@ const BOMB_MS = 2600;
 const MAX_BACKS = 6;
 
 export function showNotice(text, kind) {
-  dom.notice.textContent = text;
-  dom.notice.className = "notice" + (kind ? " " + kind : "");
+  setNotice(text, kind);
   window.clearTimeout(state.noticeTimer);
   state.noticeTimer = window.setTimeout(() => {
-    dom.notice.textContent = "";
-    dom.notice.className = "notice";
+    state.noticeTimer = null;
+    renderNotice();
   }, NOTICE_MS);
+}
+
+/** Drops the news on show, for the standing notice (below) to take its place now. */
+export function clearNotice() {
+  window.clearTimeout(state.noticeTimer);
+  state.noticeTimer = null;
+  renderNotice();
+}
+
+function setNotice(text, kind) {
+  dom.notice.textContent = text;
+  dom.notice.className = "notice" + (kind ? " " + kind : "");
+  dom.notice.dataset.standing = "";
+}
+
+/**
+ * What the notice says when there is no news: while my seat is in 托管, why and how to
+ * take it back (a player coming back to a seat in 托管 sees it at once).
+ */
+function renderNotice() {
+  if (state.noticeTimer !== null) {
+    return; // news on show: it stays its time
+  }
+  const game = state.game;
+  const mine = playingHere() && game.status !== "ended" && game.trustee[game.seat]
+    && !game.escaped.includes(game.seat);
+  if (mine) {
+    const reason = t("reason_" + (trusteeReason(game, game.seat) || "player"));
+    setNotice(t("trustee_standing", { reason }), "warning");
+    dom.notice.dataset.standing = "trustee";
+  } else {
+    setNotice("", "");
+  }
 }
 
 function positionOf(offset, count) {
@@ -368,5 +400,6 @@ export function render() {
   renderRoom();
   renderResult();
   renderTimers();
+  renderNotice();
   bringTableIntoView();
 }

@@ -35,7 +35,11 @@ export function renderRoom() {
   }
   const wallet = state.wallet;
   if (coins && wallet) {
-    parts.push(t("wallet", { balance: wallet.balance, frozen: wallet.frozen }));
+    // What I can use, and apart from it what this game holds (frozen coins have left
+    // the balance: "of which frozen" would read as a contradiction at a balance of 0).
+    parts.push(wallet.frozen ? t("wallet_frozen", { balance: wallet.balance,
+      frozen: wallet.frozen, total: wallet.balance + wallet.frozen })
+      : t("wallet", { balance: wallet.balance }));
   }
   dom.roomInfo.textContent = parts.join(" · ");
   dom.roomInfo.hidden = false;

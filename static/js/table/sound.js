@@ -1,6 +1,7 @@
 /* The table's sounds, made with the Web Audio API (no sound files): a card played, a
- * pass, a bomb, my turn, and a tick in the last seconds of my countdown. The mute
- * switch (#sound-toggle, aria-pressed when muted) is remembered (./prefs.js).
+ * pass, a bomb, my turn, and a tick in the last seconds of my countdown. The sound
+ * button (#sound-toggle, data-muted) says whether sound is on; muting is remembered
+ * (./prefs.js).
  *
  * Browsers start audio only after a gesture on the page: the context is made on the
  * first click or key press, and sounds before it are skipped. */
@@ -57,8 +58,10 @@ export function playSound(name) {
 }
 
 function showMuted() {
-  dom.soundToggle.setAttribute("aria-pressed", muted ? "true" : "false");
-  dom.soundToggle.title = muted ? t("sound_muted") : t("sound_on");
+  // The button says the sound's state (its title, what a press does).
+  dom.soundToggle.dataset.muted = muted ? "true" : "false";
+  dom.soundToggle.textContent = muted ? t("sound_off_label") : t("sound_on_label");
+  dom.soundToggle.title = muted ? t("sound_unmute") : t("sound_mute");
 }
 
 export function setupSound() {

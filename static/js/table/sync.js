@@ -8,7 +8,7 @@ import { isBomb, trusteeReason } from "./facts.js";
 import { applyHints, hintRefused, pruneSelection, resetHints } from "./hand.js";
 import { config, rememberNames, seatName, state, t } from "./page.js";
 import { FoldError, fold, heartbeatAhead } from "./protocol.js";
-import { announceBomb, render, showNotice } from "./render.js";
+import { announceBomb, clearNotice, render, showNotice } from "./render.js";
 import { send } from "./socket.js";
 import { playSound } from "./sound.js";
 
@@ -191,14 +191,17 @@ function announce(event, news) {
       }
       break;
     case "trustee":
-      // Why 托管 came on (RULES §10): mine as a warning, another's as news.
-      if (event.on && event.reason !== "player") {
-        const reason = t("reason_" + (trusteeReason(game, event.seat) || event.reason));
-        if (event.seat === game.seat) {
-          showNotice(t("trustee_notice_mine", { reason }), "warning");
-        } else {
-          showNotice(t("trustee_notice_other", { name: seatName(event.seat), reason }), "");
+      // Why 托管 came on (RULES §10). Mine: the standing notice says why and how to
+      // take it back (render.js), by hand or not; when it goes off, that it did.
+      if (event.seat === game.seat) {
+        if (event.on) {
+          clearNotice();
+        } else if (news) {
+          showNotice(t("trustee_off_mine"), "");
         }
+      } else if (event.on && event.reason !== "player") {
+        const reason = t("reason_" + (trusteeReason(game, event.seat) || event.reason));
+        showNotice(t("trustee_notice_other", { name: seatName(event.seat), reason }), "");
       }
       break;
     case "escape":
