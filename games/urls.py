@@ -14,6 +14,8 @@ urlpatterns = [
     path("private/open/", private_views.private_table_open, name="private-open"),
     path("private/join/", private_views.private_table_join, name="private-join"),
     path("invite/<str:code>/", private_views.invite, name="invite"),
+    path("tables/<int:table_id>/private-panel/", private_views.private_panel,
+         name="private-panel"),
     path("tables/<int:table_id>/private/<slug:action>/",
          private_views.private_table_host_action, name="private-host-action"),
     path("api/rooms", api.RoomListView.as_view(), name="api-rooms"),

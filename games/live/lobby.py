@@ -102,10 +102,8 @@ def shared_refresh() -> SharedRefresh:
 
 class LobbyConsumer(DirectDispatchMixin, AsyncWebsocketConsumer):
     async def connect(self) -> None:
-        user = self.scope.get("user")
-        if user is None or not user.is_authenticated:
-            await self.close(code=4401)
-            return
+        # Visitors too (the visitor's lobby): the fragment is the same for every reader
+        # of a language, and this socket takes nothing from its client.
         self.language = connection_language(self.scope)  # the page's language
         self.refresh: SharedRefresh | None = None
         await self.accept()

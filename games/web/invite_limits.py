@@ -99,10 +99,14 @@ def code_lookup(request: HttpRequest) -> Iterator[None]:
 
 
 def _keys(request: HttpRequest) -> list[tuple[str, int]]:
-    """The cache key and allowance of each count: the user's, the address's."""
+    """The cache key and allowance of each count: the user's (a signed-in one's: all
+    visitors are not one user), the address's."""
+    address = (f"invite-try:ip:{_digest(client_ip(request))}",
+               int(settings.GAMES_INVITE_TRIES_PER_ADDRESS))
+    if not request.user.is_authenticated:
+        return [address]
     return [(f"invite-try:user:{request.user.pk}", int(settings.GAMES_INVITE_TRIES_PER_USER)),
-            (f"invite-try:ip:{_digest(client_ip(request))}",
-             int(settings.GAMES_INVITE_TRIES_PER_ADDRESS))]
+            address]
 
 
 def _give_back(keys: list[str]) -> None:

@@ -9,16 +9,21 @@ from __future__ import annotations
 
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
-from django.http import HttpRequest, HttpResponse
-from django.shortcuts import render
+from django.contrib.auth.views import redirect_to_login
+from django.http import Http404, HttpRequest, HttpResponse
+from django.shortcuts import get_object_or_404, render
 from django.urls import reverse
+from django.utils.http import urlencode
 from django.utils.translation import gettext as _
-from django.views.decorators.http import require_http_methods, require_POST
+from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
 from games.errors import ActionError
 from games.live import private_tables
+from games.live.snapshots import table_state
+from games.models import Table
 from games.web import invite_limits
 from games.web.invite_limits import InviteLimitsUnavailable, InviteTriesExceeded
+from games.web.private_panel import panel_context
 from games.web.views import _go
 
 
@@ -47,12 +52,14 @@ def private_table_join(request: HttpRequest) -> HttpResponse:
 
 
 @require_http_methods(["GET", "POST"])
-@login_required
 def invite(request: HttpRequest, code: str) -> HttpResponse:
     """The invite link: a page that says whose table it is, and a button to sit down
-    (a GET never seats anyone). A code that opens no table (unknown, closed, expired)
-    gets a 404 that names nobody."""
+    (a GET never seats anyone); to a visitor, the invitation with the ways to log in or
+    sign up that come back here. A code that opens no table (unknown, closed, expired)
+    gets a 404 that names nobody and says why."""
     if request.method == "POST":
+        if not request.user.is_authenticated:
+            return redirect_to_login(request.get_full_path())
         return _join(request, code)
     try:
         with invite_limits.code_lookup(request):
@@ -60,8 +67,28 @@ def invite(request: HttpRequest, code: str) -> HttpResponse:
     except (InviteTriesExceeded, InviteLimitsUnavailable) as refused:
         return _lookup_refused(request, refused)
     except ActionError as error:
-        return render(request, "games/invite.html", {"miss": error}, status=404)
-    return render(request, "games/invite.html", {"private": private})
+        return render(request, "games/invite.html", {"miss": error, "miss_code": error.code},
+                      status=404)
+    here = request.get_full_path()
+    return render(request, "games/invite.html", {
+        "private": private, "login_url": f"{reverse('login')}?{urlencode({'next': here})}",
+        "signup_url": f"{reverse('signup')}?{urlencode({'next': here})}"})
+
+
+@require_GET
+@login_required
+def private_panel(request: HttpRequest, table_id: int) -> HttpResponse:
+    """The table page's private-table panel alone, for its script to put in place when
+    the seats or the series change (a friend sits, the host removes one, a game is
+    settled, the table is closed): what the panel of a fresh page would show."""
+    table = get_object_or_404(Table.objects.select_related("room"), pk=table_id)
+    context = panel_context(table, request.user)
+    if context["private"] is None:
+        raise Http404
+    state = table_state(table)
+    seats = [{**seat, "mine": seat["user"] == request.user.pk} for seat in state["seats"]]
+    return render(request, "games/_private_table_panel.html",
+                  {**context, "table": table, "seats": seats})
 
 
 @require_POST

@@ -8,7 +8,9 @@ from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
+from django.conf import settings
 from django.urls import reverse
+from django.utils.http import urlencode
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_POST
 from django_htmx.http import HttpResponseClientRedirect
@@ -31,8 +33,15 @@ from ledger.selectors import coin_wallet
 
 
 @require_GET
-@login_required
 def lobby(request: HttpRequest) -> HttpResponse:
+    """The rooms, their tables and the games being played, live; a visitor sees them
+    too, with the ways in (sign up, log in) where a player has the seats."""
+    if not request.user.is_authenticated:
+        here = urlencode({"next": reverse("lobby")})
+        return render(request, "games/lobby.html", {
+            **rooms_context(), "visitor": True,
+            "login_url": f"{reverse('login')}?{here}", "signup_url": f"{reverse('signup')}?{here}",
+            "starting_coins": settings.LEDGER_STARTING_COINS})
     my_seat = Seat.objects.filter(user=request.user).select_related("table__room").first()
     return render(request, "games/lobby.html", {**rooms_context(), "my_seat": my_seat})
 
@@ -59,8 +68,10 @@ def play_now_context() -> dict:
 
 
 @require_POST
-@login_required
 def room_quick_join(request: HttpRequest, room_id: int) -> HttpResponse:
+    if not request.user.is_authenticated:
+        # The visitor's lobby offers the same button: it leads to the login, and back.
+        return _go(request, f"{reverse('login')}?{urlencode({'next': reverse('lobby')})}")
     try:
         seat = seating.room_quick_join(user=request.user, room_id=room_id)
     except ActionError as error:
@@ -111,9 +122,13 @@ def table_page(request: HttpRequest, table_id: int) -> HttpResponse:
         # The countdown from the first paint, before the socket's snapshot arrives.
         "deadline": game.deadline.isoformat() if game is not None and game.deadline else None,
     }
+    panel = panel_context(table, request.user)
+    if panel["private"] is not None:
+        # Where the page's script reloads the private-table panel (static/js/table/private.js).
+        config["private_panel"] = reverse("private-panel", args=[table.pk])
     return render(request, "games/table.html", {
         "table": table, "state": state, "my_seat": my_seat, "seats": seats,
-        "config": config, "strings": table_strings(), **panel_context(table, request.user)})
+        "config": config, "strings": table_strings(), **panel})
 
 
 def room_config(room) -> dict:

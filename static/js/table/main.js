@@ -18,6 +18,7 @@
  *   chat.js      quick chat: the picker, the bubbles by the seats, muting
  *   sound.js     the sounds (Web Audio, synthesized) and the mute switch
  *   room.js      the room's terms and my balance
+ *   private.js   a private table's panel, reloaded as its seats and series change
  *   prefs.js     choices remembered in localStorage, per user
  *
  * The page (templates/games/table.html) loads static/js/cards.js first (card faces,
@@ -67,6 +68,7 @@ function onReadySubmit(event) {
 }
 
 function onStandSubmit(event) {
+  state.standing = true; // my own choice: no "removed" notice (./private.js)
   if (send({ type: "stand" })) {
     event.preventDefault();
   }
@@ -117,6 +119,7 @@ function start() {
     dom.standForm.addEventListener("submit", onStandSubmit);
   }
   dom.sit.addEventListener("click", () => send({ type: "sit" }));
+  document.addEventListener("private-panel", () => render());
   window.setInterval(renderTimers, 250);
   render();
   connect(config.socket, { onMessage: receive, onStatus: setConnection });

@@ -95,6 +95,8 @@ export const state = {
   wasMyTurn: false, // for the "your turn" sound, once per turn
   tickSecond: null, // the countdown's last ticked second
   viewedGame: null, // the game the page last scrolled into view
+  standing: false, // I asked to stand up (./private.js)
+  lostSeat: false, // my seat went without my asking (./private.js)
 };
 
 // --- text ------------------------------------------------------------------------

@@ -12,6 +12,7 @@ import {
   cardLabel, config, dom, gameRunning, mySeatAtTable, myTurn, nameOf, page, playingHere,
   rankName, readingText, seatName, state, t, viewSeat,
 } from "./page.js";
+import { privateClosed } from "./private.js";
 import { dealOf, tableActs } from "./protocol.js";
 import { renderResult } from "./result.js";
 import { renderRoom } from "./room.js";
@@ -254,8 +255,9 @@ function renderCenter() {
 export function announceBomb(event) {
   const kind = bombKind(event.reading);
   const stars = event.reading.stars || 0;
-  dom.bombBanner.replaceChildren(starBadge(kind, stars), " ",
-    t("bomb_banner", { name: seatName(event.seat), bomb: t("bomb_" + kind), stars }));
+  // Who, then the bomb once: its badge names it with its stars ("炸弹 4★").
+  dom.bombBanner.replaceChildren(t("bomb_banner_by", { name: seatName(event.seat) }), " ",
+    starBadge(kind, stars));
   dom.bombBanner.hidden = false;
   dom.bombBanner.classList.remove("boom");
   void dom.bombBanner.offsetWidth; // restart the animation
@@ -331,7 +333,7 @@ function renderControls() {
     dom.stand.hidden = !(seat && waiting);
   }
   const free = state.table.seats.some((item) => item.user === null);
-  dom.sit.hidden = !(open && !seat && waiting && free);
+  dom.sit.hidden = !(open && !seat && waiting && free) || privateClosed();
   renderChatPicker(Boolean(seat));
 }
 

@@ -6,7 +6,8 @@
 import { showChat } from "./chat.js";
 import { isBomb, trusteeReason } from "./facts.js";
 import { applyHints, hintRefused, pruneSelection, resetHints } from "./hand.js";
-import { config, rememberNames, seatName, state, t } from "./page.js";
+import { config, mySeatAtTable, rememberNames, seatName, state, t } from "./page.js";
+import { noteSeatChange, refreshPrivatePanel } from "./private.js";
 import { FoldError, fold, heartbeatAhead } from "./protocol.js";
 import { announceBomb, clearNotice, render, showNotice } from "./render.js";
 import { send } from "./socket.js";
@@ -22,14 +23,17 @@ export function receive(message) {
     case "events":
       applyEvents(message);
       break;
-    case "table":
+    case "table": {
+      const wasSeated = Boolean(mySeatAtTable());
       state.table = message.table;
+      noteSeatChange(wasSeated, Boolean(mySeatAtTable()));
       rememberNames(message.table);
       if (message.wallet) {
         state.wallet = message.wallet; // mine alone (docs/protocol.md, "table")
       }
       render();
       break;
+    }
     case "chat":
       showChat(message);
       break;
@@ -79,7 +83,9 @@ function askSnapshot() {
 
 function applySnapshot(message) {
   state.snapshotAskedAt = 0;
+  const wasSeated = Boolean(mySeatAtTable());
   state.table = message.table;
+  noteSeatChange(wasSeated, Boolean(mySeatAtTable()));
   if (message.wallet) {
     state.wallet = message.wallet;
   }
@@ -209,6 +215,9 @@ function announce(event, news) {
       break;
     case "end":
       showNotice(t("game_over"), "");
+      break;
+    case "settled":
+      refreshPrivatePanel(); // the series score
       break;
     default:
       break;
