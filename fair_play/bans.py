@@ -15,6 +15,7 @@ from django.utils.translation import gettext_lazy as _
 
 from fair_play.models import BanLift, EscapeRecord
 from games.errors import ActionError
+from games.hooks.escapes import escape_rule
 
 
 @dataclass(frozen=True)
@@ -25,6 +26,8 @@ class BanStatus:
     escapes_in_window: int
     warning: bool  # the latest escape in the window was a warning: the next one bans
     window_hours: float
+    last_game: int | None = None  # the latest escape's game, and the rule that made it one
+    last_rule: str = ""
 
     @property
     def minutes_left(self) -> int:
@@ -50,7 +53,9 @@ def ban_status(user_id: int, *, now: datetime | None = None) -> BanStatus:
         banned=ban is not None, until=ban.ban_until if ban else None,
         seconds_left=max(0, math.ceil((ban.ban_until - now).total_seconds())) if ban else 0,
         escapes_in_window=len(recent), warning=bool(recent) and recent[0].is_warning,
-        window_hours=float(settings.FAIR_PLAY_WINDOW_HOURS))
+        window_hours=float(settings.FAIR_PLAY_WINDOW_HOURS),
+        last_game=recent[0].game_id if recent else None,
+        last_rule=escape_rule(recent[0].kind) if recent else "")
 
 
 def check_may_sit(user, *, now: datetime | None = None) -> None:

@@ -84,6 +84,15 @@ def record_escapes_of_settled_game(*, record, **_signal) -> None:
     record_escapes(record)
 
 
+def escape_games(user_id: int, game_ids=None) -> dict[int, str]:
+    """games.hooks.escapes: game id → kind of each escape record of the player (of
+    ``game_ids`` when given)."""
+    records = EscapeRecord.objects.filter(user_id=user_id)
+    if game_ids is not None:
+        records = records.filter(game_id__in=list(game_ids))
+    return dict(records.values_list("game_id", "kind"))
+
+
 def counted_escapes(user_id: int, *, since: datetime, until: datetime):
     """The escapes that count towards the next step: in the window, and not of a ban an
     admin lifted (a lift says the ban was not deserved)."""

@@ -11,6 +11,7 @@ from django.db.models import Count, Q, Sum
 from accounts.models import User
 from accounts.selectors import PlayerStanding, player_standing
 from games.engine.scoring import DOUBLE, DRAW, ESCAPE, SINGLE
+from games.hooks.escapes import escapes_of
 from games.models import Room, RuleSetConfig
 from games.rule_set_names import rule_set_name
 from games.vocabulary import kou_label
@@ -91,8 +92,7 @@ def player_stats(player: User) -> PlayerStats:
     """Everything the stats page and API show of ``player``'s settled games."""
     rows = (SeatFacts.objects.filter(user=player).order_by()
             .values("rule_set_name", "room_kind", "kou")
-            .annotate(games=Count("pk"), wins=Count("pk", filter=Q(won=True)),
-                      escapes=Count("pk", filter=Q(escaped=True))))
+            .annotate(games=Count("pk"), wins=Count("pk", filter=Q(won=True))))
     stats = PlayerStats(player=player, standing=player_standing(player))
     groups: dict[tuple[str, str], GroupStats] = {}
     kous = {kou: KouStats(kou=kou) for kou in KOUS}
@@ -103,7 +103,10 @@ def player_stats(player: User) -> PlayerStats:
         for tally in (group, kou, stats.total):
             tally.games += row["games"]
             tally.wins += row["wins"]
-        stats.escapes += row["escapes"]
+    # The same escapes as the history and the lobby's warning (games.hooks.escapes):
+    # a game that ended in an escape, and whatever else fair play counts as one.
+    stats.escapes = len(set(SeatFacts.objects.filter(user=player, escaped=True)
+                            .values_list("game_id", flat=True)) | set(escapes_of(player.pk)))
     labels = dict(RuleSetConfig.objects.filter(name__in={name for name, _ in groups})
                   .values_list("name", "label")) if groups else {}
     for group in groups.values():

@@ -17,6 +17,7 @@ from django.db.models import Case, IntegerField, Q, QuerySet, Value, When
 
 from games.archive.frames import seat_value
 from games.archive.panels import HistoryCell, history_cells
+from games.hooks.escapes import escape_rule, escapes_of
 from games.models import GameRecord, Room, RuleSetConfig
 from games.rule_set_names import rule_set_name
 from games.vocabulary import kou_label
@@ -77,6 +78,9 @@ class HistoryRow:
     series_points: int | None = None
     # The cells of the columns other apps add (games.archive.panels): the analysis's.
     cells: tuple[HistoryCell, ...] = ()
+    # When the game counts as my escape (games.hooks.escapes): its kind and the rule.
+    escape: str | None = None
+    escape_rule: str = ""
 
     @property
     def kou_text(self) -> str:
@@ -96,9 +100,12 @@ def history_rows(games: list[GameRecord]) -> list[HistoryRow]:
                   .values_list("name", "label"))
     series = _series_so_far(games)
     cells = history_cells(games)
+    escaped = _my_escapes(games)
     rows = []
     for game in games:
         seat = game.my_seat
+        escape = escaped.get(game.pk) or ("escape" if (game.result or {}).get("escaped") == seat
+                                          and seat is not None else None)
         series_game, series_points = series.get(game.pk, (None, None))
         result = game.result or {}
         finish = result.get("finish") or []
@@ -113,8 +120,17 @@ def history_rows(games: list[GameRecord]) -> list[HistoryRow]:
             coins=seat_value(game.settlement, "coins", seat)
             if game.room.kind == Room.Kind.COINS else None,
             series=game.series_id, series_game=series_game, series_points=series_points,
-            cells=tuple(cells[game.pk])))
+            cells=tuple(cells[game.pk]),
+            escape=escape, escape_rule=escape_rule(escape) if escape else ""))
     return rows
+
+
+def _my_escapes(games: list[GameRecord]) -> dict[int, str]:
+    """Which of one page of the viewer's games count as the viewer's escapes."""
+    if not games:
+        return {}
+    first = games[0]
+    return escapes_of(first.players[first.my_seat], [game.pk for game in games])
 
 
 def _series_so_far(games: list[GameRecord]) -> dict[int, tuple[int, int]]:

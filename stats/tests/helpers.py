@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from games.hooks.escapes import escapes_of
 from games.models import GameEvent
 
 BOMB_TYPES = {"bomb", "chain_bomb", "joker_bomb"}
@@ -22,7 +23,9 @@ def expected_for(user_id: int, records) -> dict:
         won = seat in result["winners"]
         games += 1
         wins += won
-        escapes += result["escaped"] == seat
+        # An escape is the game's escape event, or what fair play counts as one (a
+        # disconnect without return in an end_game room): games.hooks.escapes.
+        escapes += result["escaped"] == seat or record.pk in escapes_of(user_id, [record.pk])
         for bucket, key in ((kous, result["kou"]),
                             (groups, (record.rule_set_name, record.room.kind))):
             tally = bucket.setdefault(key, [0, 0])
