@@ -32,7 +32,7 @@ def test_a_row_shows_the_games_analysis_and_my_accuracy_in_it(client, me, others
 
     response = client.get(reverse("game-history"))
 
-    cell = re.compile(r'<td class="history-analysis">(.*?)</td>', re.S)
+    cell = re.compile(r'<td class="history-analysis"[^>]*>(.*?)</td>', re.S)
     texts = {game.pk: " ".join(cell.search(row_html(response, game)).group(1).split())
              for game in (done, running, failed, never)}
     replay = reverse("game-replay", args=[done.pk])

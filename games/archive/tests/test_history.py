@@ -99,11 +99,11 @@ def test_a_row_shows_my_seat_place_result_and_what_i_received(client, me, others
     response = client.get(reverse("game-history"))
 
     row = row_html(response, lost)
-    assert "qq 积分" in row and "<td>2</td>" in row  # seat 2 (1-based)
+    assert "qq 积分" in row and '<td data-label="座位">2</td>' in row  # seat 2 (1-based)
     assert "第 2 名" in row and "输" in row and "单扣" in row
     assert ">-2<" in row.replace(" ", "")
     row = row_html(response, won)
-    assert "qq 金币" in row and "<td>3</td>" in row
+    assert "qq 金币" in row and '<td data-label="座位">3</td>' in row
     assert "第 2 名" in row and "赢" in row and "双扣" in row
     assert "+4" in row and "+390" in row
     assert "结算中" in row_html(response, unsettled)

