@@ -174,3 +174,145 @@ def test_the_table_result_and_history_at_three_sizes(artifacts):
             shoot(page, artifacts, "failure", full_page=True)
             raise
         assert errors.errors == [], errors.errors
+
+
+# --- a private table, seen by its host and a friend -------------------------------------------
+
+def test_a_private_table_updates_live_for_its_host_and_a_friend(artifacts):
+    presets()
+    room = make_room("收尾好友场", "qq", bots_allowed=True, turn_seconds=120,
+                     first_turn_seconds=120)
+    host, amy = make_player("房主"), make_player("阿美")
+    private = private_table_open(host=host, room_id=room.pk, spectators=True)
+    table_url = reverse("table", args=[private.table_id])
+    with served(1, SITE_APP_WITH_STATIC) as (port,), chromium_browser() as browser:
+        base = f"http://127.0.0.1:{port}"
+        expect.set_options(timeout=TIMEOUT_MS)
+        (mine, my_errors), (theirs, their_errors) = new_page(browser, base), new_page(browser, base)
+        try:
+            log_in(mine, host.username)
+            mine.goto(table_url)
+            expect(mine.locator("#table-page")).to_have_attribute("data-connection", "open")
+            expect(mine.locator(".invite-code")).to_have_text(private.code)
+
+            # The friend sits by the link: the host's 移除 shows without a reload.
+            log_in(theirs, amy.username)
+            theirs.goto(reverse("invite", args=[private.code]))
+            theirs.get_by_role("button", name="入座").click()
+            theirs.wait_for_url(base + table_url)
+            expect(mine.locator(f'[data-remove="{amy.pk}"]')).to_be_visible()
+            shoot(mine, artifacts, "host-friend-sat")
+
+            # Bots in the other seats, both ready, both in 托管: the series score after
+            # the game shows on both pages without a reload.
+            mine.get_by_role("button", name="机器人补位").click()
+            expect(mine.locator("#ready-button")).to_be_visible()
+            for page in (mine, theirs):
+                expect(page.locator("#ready-button")).to_be_visible()
+                page.locator("#ready-button").click()
+            for page in (mine, theirs):
+                expect(page.locator("#table-page")).to_have_attribute("data-status", "playing")
+                expect(page.locator("#trustee-toggle")).to_be_visible()
+                page.locator("#trustee-toggle").click()
+            for page in (mine, theirs):
+                expect(page.locator(".series-games")).to_have_attribute("data-games", "1")
+            expect(mine.locator(f'[data-remove="{amy.pk}"]')).to_be_visible()
+            for name, viewport in SIZES:
+                for who, page in (("host", mine), ("friend", theirs)):
+                    page.set_viewport_size(viewport)
+                    page.locator("#private-panel").scroll_into_view_if_needed()
+                    fits_across(page, f"{who}, {name}")
+                    shoot(page, artifacts, f"series-{who}-{name}")
+            for page in (mine, theirs):
+                page.set_viewport_size(DESKTOP)
+
+            # The host removes the friend: the friend is told, and no longer sees the code.
+            mine.locator(f'[data-remove="{amy.pk}"]').click()
+            expect(theirs.locator("#table-page")).to_have_attribute("data-private-state", "removed")
+            expect(theirs.locator("#notice")).to_contain_text("房主把你移出了这张好友房")
+            expect(theirs.locator(".invite-code")).to_have_count(0)
+            shoot(theirs, artifacts, "friend-removed")
+            assert_accessible(theirs, "the friend, removed")
+
+            # The friend sits again, then the host closes the table: the friend is told,
+            # and no seat is offered.
+            theirs.goto(reverse("invite", args=[private.code]))
+            theirs.get_by_role("button", name="入座").click()
+            theirs.wait_for_url(base + table_url)
+            expect(theirs.locator("#table-page")).to_have_attribute("data-connection", "open")
+            mine.reload()
+            mine.get_by_role("button", name="关闭好友房").click()
+            mine.wait_for_url(base + reverse("lobby"))
+            expect(theirs.locator("#table-page")).to_have_attribute("data-private-state", "closed")
+            expect(theirs.locator("#notice")).to_contain_text("房主已关闭这张好友房")
+            expect(theirs.locator(".private-closed")).to_be_visible()
+            expect(theirs.locator("#sit-button")).to_be_hidden()
+            expect(theirs.locator(".invite-code")).to_have_count(0)
+            for name, viewport in SIZES:
+                theirs.set_viewport_size(viewport)
+                fits_across(theirs, f"closed, {name}")
+                shoot(theirs, artifacts, f"friend-closed-{name}", full_page=True)
+                assert_accessible(theirs, f"the friend, the table closed, {name}")
+        except Exception:
+            shoot(mine, artifacts, "failure-host", full_page=True)
+            shoot(theirs, artifacts, "failure-friend", full_page=True)
+            raise
+        assert my_errors.errors == [] and their_errors.errors == [], (
+            my_errors.errors, their_errors.errors)
+    assert not Seat.objects.filter(table_id=private.table_id, user__isnull=False).exists()
+
+
+# --- a visitor ---------------------------------------------------------------------------------
+
+def test_a_visitor_sees_the_lobby_and_invites_with_the_ways_in(artifacts):
+    presets()
+    room = make_room("参观积分场", "qq", bots_allowed=True)
+    bob = make_player("bob")
+    room_quick_join(user=bob, room_id=room.pk)
+    private = private_table_open(host=make_player("房主"), room_id=room.pk)
+    expired = private_table_open(host=make_player("老陈"), room_id=room.pk)
+    PrivateTable.objects.filter(pk=expired.pk).update(
+        expires_at=timezone.now() - timedelta(hours=1))
+    with served(1, SITE_APP_WITH_STATIC) as (port,), chromium_browser() as browser:
+        page, errors = new_page(browser, f"http://127.0.0.1:{port}")
+        expect.set_options(timeout=TIMEOUT_MS)
+        try:
+            page.goto(reverse("lobby"))
+            expect(page.locator(".visitor-welcome")).to_be_visible()
+            expect(page.locator(".lobby-table")).to_contain_text("bob")
+            # Live: a player sitting down shows on the visitor's page.
+            room_quick_join(user=make_player("carol"), room_id=room.pk)
+            expect(page.locator(".lobby-table").first).to_contain_text("carol")
+            for name, viewport in SIZES:
+                page.set_viewport_size(viewport)
+                fits_across(page, f"visitor's lobby, {name}")
+                shoot(page, artifacts, f"lobby-{name}", full_page=True)
+                assert_accessible(page, f"visitor's lobby, {name}")
+            page.set_viewport_size(DESKTOP)
+            page.get_by_role("link", name="注册，马上入座").click()
+            page.wait_for_url(re.compile(r"/accounts/signup/\?next=%2Flobby%2F$"))
+
+            page.goto(reverse("invite", args=[private.code]))
+            expect(page.locator("main")).to_contain_text("房主 邀请你到 参观积分场 的好友房")
+            expect(page.get_by_role("button", name="入座")).to_have_count(0)
+            login = page.get_by_role("link", name="登录后入座")
+            expect(login).to_be_visible()
+            for name, viewport in SIZES:
+                page.set_viewport_size(viewport)
+                fits_across(page, f"invite, {name}")
+                shoot(page, artifacts, f"invite-visitor-{name}", full_page=True)
+                assert_accessible(page, f"invite to a visitor, {name}")
+            page.set_viewport_size(DESKTOP)
+
+            page.goto(reverse("invite", args=[expired.code]))
+            expect(page.locator("main")).to_contain_text("这个邀请码已过期")
+            expect(page.locator("main")).not_to_contain_text("邀请你")
+            expect(page.get_by_role("button", name="入座")).to_have_count(0)
+            for name, viewport in SIZES:
+                page.set_viewport_size(viewport)
+                shoot(page, artifacts, f"invite-expired-{name}", full_page=True)
+        except Exception:
+            shoot(page, artifacts, "failure", full_page=True)
+            raise
+        # The expired invite's page is a 404: its one console error is that status.
+        assert [error for error in errors.errors if "404" not in error] == [], errors.errors
