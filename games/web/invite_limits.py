@@ -99,14 +99,10 @@ def code_lookup(request: HttpRequest) -> Iterator[None]:
 
 
 def _keys(request: HttpRequest) -> list[tuple[str, int]]:
-    """The cache key and allowance of each count: the user's (a signed-in one's: all
-    visitors are not one user), the address's."""
-    address = (f"invite-try:ip:{_digest(client_ip(request))}",
-               int(settings.GAMES_INVITE_TRIES_PER_ADDRESS))
-    if not request.user.is_authenticated:
-        return [address]
+    """The cache key and allowance of each count: the user's, the address's."""
     return [(f"invite-try:user:{request.user.pk}", int(settings.GAMES_INVITE_TRIES_PER_USER)),
-            address]
+            (f"invite-try:ip:{_digest(client_ip(request))}",
+             int(settings.GAMES_INVITE_TRIES_PER_ADDRESS))]
 
 
 def _give_back(keys: list[str]) -> None:

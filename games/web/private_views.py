@@ -54,12 +54,19 @@ def private_table_join(request: HttpRequest) -> HttpResponse:
 @require_http_methods(["GET", "POST"])
 def invite(request: HttpRequest, code: str) -> HttpResponse:
     """The invite link: a page that says whose table it is, and a button to sit down
-    (a GET never seats anyone); to a visitor, the invitation with the ways to log in or
-    sign up that come back here. A code that opens no table (unknown, closed, expired)
-    gets a 404 that names nobody and says why."""
+    (a GET never seats anyone); to a visitor, that an invitation waits and the ways to
+    log in or sign up that come back here, naming nobody. A code that opens no table
+    (unknown, closed, expired) gets a 404 that names nobody and says why."""
+    here = request.get_full_path()
+    if not request.user.is_authenticated:
+        if request.method == "POST":
+            return redirect_to_login(here)
+        # A visitor learns that this is an invitation and the ways in that come back
+        # here; the code is not looked up (whose table it is stays for the signed-in).
+        return render(request, "games/invite.html", {
+            "visitor": True, "login_url": f"{reverse('login')}?{urlencode({'next': here})}",
+            "signup_url": f"{reverse('signup')}?{urlencode({'next': here})}"})
     if request.method == "POST":
-        if not request.user.is_authenticated:
-            return redirect_to_login(request.get_full_path())
         return _join(request, code)
     try:
         with invite_limits.code_lookup(request):
@@ -69,10 +76,7 @@ def invite(request: HttpRequest, code: str) -> HttpResponse:
     except ActionError as error:
         return render(request, "games/invite.html", {"miss": error, "miss_code": error.code},
                       status=404)
-    here = request.get_full_path()
-    return render(request, "games/invite.html", {
-        "private": private, "login_url": f"{reverse('login')}?{urlencode({'next': here})}",
-        "signup_url": f"{reverse('signup')}?{urlencode({'next': here})}"})
+    return render(request, "games/invite.html", {"private": private})
 
 
 @require_GET

@@ -158,14 +158,16 @@ def test_a_wrong_codes_answer_says_nothing_of_any_table(invite_limits):
         assert set(answer.json()) == {"detail", "code"}
 
 
-def test_an_anonymous_visitor_of_an_invite_link_is_sent_to_log_in_and_learns_nothing():
+def test_an_anonymous_visitor_of_an_invite_link_is_shown_the_way_in_and_learns_nothing():
     private = friends_table()
 
     page = Client().get(reverse("invite", args=[private.code]))
     answer = Client().post(reverse("api-private-join"), {"code": private.code},
                            content_type="application/json")
 
-    assert page.status_code == 302 and page.url.startswith(reverse("login"))
+    # The page says an invitation waits, with the ways in that come back to it.
+    assert page.status_code == 200
+    assert f'{reverse("login")}?next=' in page.content.decode()
     assert answer.status_code == 401
     assert "hostess" not in page.content.decode() + answer.content.decode()
 

@@ -127,13 +127,14 @@ def test_a_closed_tables_invite_says_so(client, table):
     assert "这张好友房已经关闭" in html and "入座" not in html
 
 
-def test_a_visitor_sees_the_invitation_and_ways_in_that_come_back(client, table):
+def test_a_visitor_learns_an_invitation_waits_and_the_ways_in_that_come_back(client, table):
     _room, _host, _amy, private = table
     here = reverse("invite", args=[private.code])
     response = client.get(here)
     html = response.content.decode()
     assert response.status_code == 200
-    assert "host 邀请你到 friends 的好友房一起打牌" in html
+    assert "你收到了一个好友房邀请" in html
+    assert "host" not in html.split("<main")[-1] and "friends" not in html  # names nobody
     assert f'{reverse("login")}?next={here.replace("/", "%2F")}' in html
     assert f'{reverse("signup")}?next={here.replace("/", "%2F")}' in html
     assert "<button" not in html.split("<main")[-1]  # no seat for a visitor
