@@ -67,7 +67,8 @@ def unclipped_table(page: Page, selector: str, where: str) -> None:
         const style = getComputedStyle(cell);
         const em = parseFloat(style.fontSize);
         const text = cell.textContent.trim();
-        const inner = cell.clientWidth - parseFloat(style.paddingLeft) - parseFloat(style.paddingRight);
+        const inner = cell.clientWidth - parseFloat(style.paddingLeft)
+          - parseFloat(style.paddingRight);
         return text.length > 1 && inner < 1.9 * em;
       }).map((cell) => cell.textContent.trim().slice(0, 12));
       // A column's heading on one line: a word broken over lines reads as letters.
@@ -84,8 +85,10 @@ def unclipped_table(page: Page, selector: str, where: str) -> None:
               holderScroll: holder.scrollWidth, right, screen: window.innerWidth, narrow};
     }""", selector)
     assert report is not None, f"{where}: no {selector}"
-    assert report["holderScroll"] <= report["holder"] + 1, f"{where}: {selector} scrolls sideways {report}"
-    assert report["right"] <= report["screen"] + 0.5, f"{where}: {selector} runs off the screen {report}"
+    assert report["holderScroll"] <= report["holder"] + 1, \
+        f"{where}: {selector} scrolls sideways {report}"
+    assert report["right"] <= report["screen"] + 0.5, \
+        f"{where}: {selector} runs off the screen {report}"
     assert report["narrow"] == [], f"{where}: cells too narrow for their words {report['narrow']}"
 
 
