@@ -211,6 +211,9 @@ function announce(event, news) {
       }
       break;
     case "escape":
+      if (event.seat === game.seat) {
+        state.standing = true; // leaving was mine: a seat lost to it is no removal
+      }
       showNotice(t("escape_notice", { name: seatName(event.seat) }), "warning");
       break;
     case "end":
