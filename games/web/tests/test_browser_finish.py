@@ -89,6 +89,17 @@ def check_table_at(page: Page, folder, name: str) -> None:
     felt, dock = box(page, "#felt"), box(page, "#dock")
     assert felt["bottom"] <= dock["y"] + 0.5, f"{name}: the felt's bottom under the dock"
     shoot(page, folder, f"table-{name}")
+    # With the 记牌器 open, the tallest the table gets: the felt still ends above the dock.
+    page.locator("#counter-toggle").click()
+    expect(page.locator("#counter-panel")).to_be_visible()
+    felt, dock = box(page, "#felt"), box(page, "#dock")
+    where = f"{name}, 记牌器 open"
+    assert felt["bottom"] <= dock["y"] + 0.5, f"{where}: the felt's bottom under the dock"
+    assert felt["y"] >= -0.5, f"{where}: the felt's top off the screen"
+    shoot(page, folder, f"table-counter-{name}")
+    page.locator("#counter-toggle").click()
+    expect(page.locator("#counter-panel")).to_be_hidden()
+    to_the_table(page)
     # Quick chat: the menu on screen, not over 离开对局.
     page.locator("#chat-summary").click()
     expect(page.locator(".chat-menu")).to_be_visible()

@@ -40,7 +40,7 @@ import {
 } from "./hand.js";
 import { config, dom, el, mySeatAtTable, page, playingHere, rememberNames, state, t } from "./page.js";
 import { loadPref, savePref } from "./prefs.js";
-import { render, renderTimers } from "./render.js";
+import { keepFeltAboveDock, render, renderTimers } from "./render.js";
 import { connect, send } from "./socket.js";
 import { SORT_MODES } from "./sorting.js";
 import { setupSound } from "./sound.js";
@@ -86,6 +86,7 @@ function toggleCounter() {
   state.counterOpen = !state.counterOpen;
   savePref("counter", state.counterOpen);
   render();
+  keepFeltAboveDock(); // an open 记牌器 pushes the felt down, toward the dock
 }
 
 function start() {

@@ -376,6 +376,21 @@ function bringTableIntoView() {
   if (tools && document.documentElement.scrollHeight > window.innerHeight) {
     tools.scrollIntoView({ block: "start" });
   }
+  keepFeltAboveDock();
+}
+
+/**
+ * The felt's bottom (my seat, on a phone) above the dock that sticks to the bottom of
+ * the screen: where tools, 记牌器 and felt are taller than the room above the dock, the
+ * page scrolls on until the felt ends where the dock begins (the tools go up first).
+ */
+export function keepFeltAboveDock() {
+  const felt = dom.felt.getBoundingClientRect();
+  const dock = document.getElementById("dock").getBoundingClientRect();
+  const hidden = felt.bottom - dock.top;
+  if (hidden > 0.5 && felt.top - hidden >= 0) {
+    window.scrollBy(0, Math.ceil(hidden));
+  }
 }
 
 export function render() {
