@@ -40,7 +40,7 @@ import {
 } from "./hand.js";
 import { config, dom, el, mySeatAtTable, page, playingHere, rememberNames, state, t } from "./page.js";
 import { loadPref, savePref } from "./prefs.js";
-import { keepFeltAboveDock, render, renderTimers } from "./render.js";
+import { keepFeltAboveDock, render, renderTimers, showNotice } from "./render.js";
 import { connect, send } from "./socket.js";
 import { SORT_MODES } from "./sorting.js";
 import { setupSound } from "./sound.js";
@@ -120,7 +120,10 @@ function start() {
     dom.standForm.addEventListener("submit", onStandSubmit);
   }
   dom.sit.addEventListener("click", () => send({ type: "sit" }));
-  document.addEventListener("private-panel", () => render());
+  document.addEventListener("private-panel", (event) => {
+    showNotice(event.detail.notice, "warning");
+    render();
+  });
   window.setInterval(renderTimers, 250);
   render();
   connect(config.socket, { onMessage: receive, onStatus: setConnection });

@@ -5,7 +5,6 @@
  * by the host, or the table closed) is told which, and a closed table offers no seat. */
 
 import { config, state, t } from "./page.js";
-import { showNotice } from "./render.js";
 
 let loading = false;
 let again = false;
@@ -77,7 +76,10 @@ function tellLostSeat() {
   }
   state.lostSeat = false;
   page.dataset.privateState = closed ? "closed" : "removed";
-  showNotice(t(closed ? "private_closed_notice" : "private_removed_notice"), "warning");
-  // The seat buttons follow the panel (render.js reads privateClosed()).
-  document.dispatchEvent(new CustomEvent("private-panel"));
+  // main.js shows the notice and draws again (the seat buttons read privateClosed()):
+  // this module imports no drawing, so that the modules import each other in one
+  // direction (the static files' hashed names need it).
+  document.dispatchEvent(new CustomEvent("private-panel", {
+    detail: { notice: t(closed ? "private_closed_notice" : "private_removed_notice") },
+  }));
 }
