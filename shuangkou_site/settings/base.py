@@ -328,7 +328,7 @@ GAMES_CHAT_WINDOW_SECONDS = float(os.environ.get("GAMES_CHAT_WINDOW_SECONDS", "1
 # reload or a server restart is not an absence). 0: at once.
 GAMES_DISCONNECT_GRACE_SECONDS = float(os.environ.get("GAMES_DISCONNECT_GRACE_SECONDS", "15"))
 # Deals come from a fresh random seed. Tests set this so every game a test plays is
-# dealt from a seed derived from the test's name (games.live.lifecycle._deal_seed);
+# dealt from a seed derived from the test's name (games.live.lifecycle.deal.deal_seed);
 # production refuses it (settings.prod): it would make the deals predictable.
 GAMES_DEAL_SEED = os.environ.get("GAMES_DEAL_SEED", "")
 # /healthz (shuangkou_site.health): the Redis it PINGs (none under `make run`, which keeps
