@@ -4,6 +4,7 @@ loaded before Django is set up.
 
 - ``private_channel_layer``: a channel-layer prefix of the test's own (the live tests'
   conftest makes it automatic for them);
+- ``escape_of``: a game with bots started and escaped, its settlement run;
 - ``browser_site``: the site served as the browser tests need it, and Debian's Chromium
   with pages on it (:class:`BrowserSite`).
 """
@@ -33,6 +34,24 @@ def private_channel_layer(settings):
         f"test-{os.getpid()}-{uuid.uuid4().hex[:8]}"
     settings.CHANNEL_LAYERS = layers  # channels resets its layers on setting_changed
     yield
+
+
+@pytest.fixture
+def escape_of(django_capture_on_commit_callbacks):
+    """``escape_of(user, room)``: sit, start a game with bots and leave it (an escape,
+    RULES §10) through the services, running what follows the commit (the settlement
+    task: eager in tests); the game, settled."""
+    from games.live.lifecycle.act import game_act
+    from games.testing.room_helpers import start_game_with_bots
+
+    def escape(user, room):
+        record = start_game_with_bots(user, room)
+        with django_capture_on_commit_callbacks(execute=True):
+            game_act(user_id=user.pk, game_id=record.pk, action="leave")
+        record.refresh_from_db()
+        assert record.settled_at is not None
+        return record
+    return escape
 
 
 class BrowserSite:

@@ -36,12 +36,6 @@ from games.testing.turn_helpers import a_legal_move, event_log, game_at_alices_t
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
-
-@pytest.fixture
-def bots_wait(settings):
-    settings.GAMES_BOT_THINK_SECONDS = 5
-
-
 def _action_connections() -> int:
     with connection.cursor() as cursor:
         cursor.execute("SELECT count(*) FROM pg_stat_activity WHERE application_name = %s "

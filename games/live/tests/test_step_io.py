@@ -18,12 +18,6 @@ from games.testing.turn_helpers import a_legal_move, event_log, game_at_alices_t
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
-
-@pytest.fixture
-def bots_wait(settings):
-    settings.GAMES_BOT_THINK_SECONDS = 5
-
-
 def test_run_now_gives_a_coroutines_result_and_its_errors():
     async def answer() -> int:
         return 42

@@ -27,14 +27,6 @@ from games.testing.turn_helpers import a_legal_move, bots_to, event_log, game_at
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
-
-@pytest.fixture
-def bots_wait(settings):
-    # Bots and 托管 move on their deadlines, not within the action, so a test can stop
-    # between any two steps.
-    settings.GAMES_BOT_THINK_SECONDS = 5
-
-
 def _act(user_id: int, game_id: int, move: tuple[str, list[str] | None], act=game_act,
          **kwargs) -> list:
     return act(user_id=user_id, game_id=game_id, action=move[0], cards=move[1], **kwargs)
