@@ -11,7 +11,7 @@ import pytest
 from django.utils import translation
 from hypothesis import settings as hypothesis_settings
 
-# Hypothesis profiles (README, "Tests"). ``ci`` runs every property test at its full
+# Hypothesis profiles (docs/testing.md). ``ci`` runs every property test at its full
 # count of examples (games.engine.tests.examples) and prints the blob that reproduces a
 # failure; ``dev`` runs a quarter of them for the inner loop. HYPOTHESIS_PROFILE picks one;
 # otherwise CI=true (what CI services set) means ``ci``, and ``make test`` asks for ``ci``.
