@@ -81,7 +81,7 @@ def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
 @pytest.fixture(autouse=True)
 def deal_seed_of_the_test(request, settings):
     """Every live game a test plays is dealt from a seed derived from the test's node id
-    (games.live.lifecycle._deal_seed): the same cards on every run, in any order, on any
+    (games.live.lifecycle.deal.deal_seed): the same cards on every run, in any order, on any
     xdist worker, and other cards in another test. Servers a test starts get the seed
     through the environment (common.testing.server_helpers)."""
     settings.GAMES_DEAL_SEED = request.node.nodeid
