@@ -11,10 +11,11 @@ import pytest
 from django.utils import translation
 from hypothesis import settings as hypothesis_settings
 
-# Fixtures any test may ask for by name: a channel-layer prefix of its own, the browser.
+# Fixtures any test may ask for by name (games.testing.fixtures): a channel-layer prefix
+# of its own, a game escaped, the browser.
 pytest_plugins = ["games.testing.fixtures"]
 
-# Hypothesis profiles (README, "Tests"). ``ci`` runs every property test at its full
+# Hypothesis profiles (docs/testing.md). ``ci`` runs every property test at its full
 # count of examples (games.engine.tests.examples) and prints the blob that reproduces a
 # failure; ``dev`` runs a quarter of them for the inner loop. HYPOTHESIS_PROFILE picks one;
 # otherwise CI=true (what CI services set) means ``ci``, and ``make test`` asks for ``ci``.
