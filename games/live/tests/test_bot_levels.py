@@ -21,16 +21,15 @@ from django.utils import timezone
 
 from games.engine.cards import format_cards
 from games.engine.game import Game
-from games.live import lifecycle, strong_bots, warm_engines
-from games.live.lifecycle import game_act_on_loop, game_strong_move
+from games.live import strong_bots, warm_engines
+from games.live.lifecycle import steps
+from games.live.lifecycle.act import game_act_on_loop
+from games.live.lifecycle.strong_moves import game_strong_move
 from games.live.private_tables import private_table_fill_bots, private_table_open
 from games.live.seating import room_quick_join, table_ready
 from games.live.strong_bots import STRONG_MOVE_TASK, enqueue_strong_move, strong_move_from_log
 from games.live.sweeps import sweep_deadlines
-from games.live.tests.test_steps import _bots_to
-from games.live.tests.test_steps import _move as a_legal_move
 from games.models import GameRecord
-from games.testing import live_helpers
 from games.testing.live_helpers import (
     TableClient,
     counts_of_codes,
@@ -42,10 +41,10 @@ from games.testing.live_helpers import (
     run,
 )
 from games.testing.room_helpers import start_game_with_bots
+from games.testing.turn_helpers import a_legal_move, bots_to
 from ledger.audit import ledger_violations
 
 pytestmark = pytest.mark.django_db(transaction=True)
-private_channel_layer = live_helpers.private_channel_layer
 
 
 # --- helpers ------------------------------------------------------------------------------
@@ -284,7 +283,7 @@ def test_a_persons_action_returns_without_waiting_for_the_strong_bots_enqueue(
     alice = make_person("gina")
     record = start_game_with_bots(alice, make_room(bot_level="strong"))
     seat = record.players.index(alice.pk)
-    record = _bots_to(record, seat)
+    record = bots_to(record, seat)
     assert record.status == GameRecord.Status.PLAYING
     action, cards = a_legal_move(Game.replay(events_of(record.pk)), seat)
     queue = redis.Redis.from_url(settings.CELERY_BROKER_URL)
@@ -297,7 +296,7 @@ def test_a_persons_action_returns_without_waiting_for_the_strong_bots_enqueue(
         enqueue_strong_move(game_id, seq)
         enqueued.append((game_id, seq))
 
-    monkeypatch.setattr(lifecycle, "enqueue_strong_move", slow_broker)
+    monkeypatch.setattr(steps, "enqueue_strong_move", slow_broker)
 
     async def scenario():
         await game_act_on_loop(user_id=alice.pk, game_id=record.pk, action=action,

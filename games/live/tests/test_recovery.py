@@ -12,7 +12,6 @@ from games.live import sweeps
 from games.live.seating import room_quick_join
 from games.live.snapshots import engine_snapshot
 from games.models import GameRecord, Seat, Table
-from games.testing import live_helpers
 from games.testing.live_helpers import (
     TableClient,
     connect_all,
@@ -32,8 +31,6 @@ from ledger.models import Currency
 from ledger.services import balance_of
 
 pytestmark = pytest.mark.django_db(transaction=True)
-# Autouse: each test gets a channel-layer prefix of its own (see live_helpers).
-private_channel_layer = live_helpers.private_channel_layer
 
 
 def engine_of(game_id: int):
@@ -224,7 +221,7 @@ def test_a_game_whose_settlement_task_was_lost_is_settled_by_the_sweeper(
         enqueue, monkeypatch, settings):
     # Either way the player whose move ended the game keeps a working socket (the move
     # committed), and the sweeper settles the game after the grace period.
-    monkeypatch.setattr("games.live.lifecycle._enqueue_settlement", enqueue)
+    monkeypatch.setattr("games.live.lifecycle.steps.enqueue_settlement", enqueue)
     room = make_room(stake_unit=5)
     alice = make_person("alice")
     table_id = room_quick_join(user=alice, room_id=room.pk).table_id

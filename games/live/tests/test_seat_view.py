@@ -9,7 +9,6 @@ import pytest
 from games.live.seating import room_quick_join
 from games.live.snapshots import game_view
 from games.models import GameRecord
-from games.testing import live_helpers
 from games.testing.live_helpers import (
     TableClient,
     events_of,
@@ -20,8 +19,6 @@ from games.testing.live_helpers import (
 )
 
 pytestmark = pytest.mark.django_db(transaction=True)
-# Autouse: each test gets a channel-layer prefix of its own (see live_helpers).
-private_channel_layer = live_helpers.private_channel_layer
 
 VIEW_KEYS = {  # Game.view's
     "seq", "status", "rules", "players", "seat", "hand", "hand_counts", "turn", "leader",
@@ -31,7 +28,7 @@ VIEW_KEYS = {  # Game.view's
 
 def test_the_folded_views_are_the_servers_views_after_a_game_with_a_swap(monkeypatch):
     # Deal seed 4 swaps seats 0 and 3 (as in test_socket.py): alice moves from 0 to 3.
-    monkeypatch.setattr("games.live.lifecycle._deal_seed", lambda table: 4)
+    monkeypatch.setattr("games.live.lifecycle.deal.deal_seed", lambda table: 4)
     room = make_room()
     alice, bob, carol = make_person("alice"), make_person("bob"), make_person("carol")
     table_id = room_quick_join(user=alice, room_id=room.pk).table_id

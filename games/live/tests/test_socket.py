@@ -10,7 +10,6 @@ from channels.testing import WebsocketCommunicator
 from games.engine.tests.game_helpers import codes_in
 from games.live.seating import room_quick_join
 from games.models import GameRecord, Seat, Table
-from games.testing import live_helpers
 from games.testing.live_helpers import (
     APPLICATION,
     CARD_BY_CODE,
@@ -27,8 +26,6 @@ from ledger.models import Currency
 from ledger.services import balance_of
 
 pytestmark = pytest.mark.django_db(transaction=True)
-# Autouse: each test gets a channel-layer prefix of its own (see live_helpers).
-private_channel_layer = live_helpers.private_channel_layer
 
 
 # --- connecting ---------------------------------------------------------------------------
@@ -211,7 +208,7 @@ def test_no_client_ever_receives_a_card_of_another_seats_hand():
 def test_a_reveal_swap_moves_a_person_and_the_socket_follows_the_new_seat(monkeypatch):
     # Deal seed 4 reveals a card whose twin holder sits at seat 3: seats 0 and 3 swap
     # (RULES §2), so alice (seat 0) plays from seat 3 with the hand she was dealt.
-    monkeypatch.setattr("games.live.lifecycle._deal_seed", lambda table: 4)
+    monkeypatch.setattr("games.live.lifecycle.deal.deal_seed", lambda table: 4)
     room = make_room()
     alice, bob = make_person("alice"), make_person("bob")
     table_id = room_quick_join(user=alice, room_id=room.pk).table_id

@@ -7,12 +7,11 @@ import json
 import pytest
 from channels.layers import get_channel_layer
 
-from games.live import seating, table_socket
+from games.live import seating, snapshots
 from games.live.broadcast import table_group
 from games.live.seating import room_quick_join, table_create
 from games.live.table_socket import TableConsumer
 from games.models import Seat
-from games.testing import live_helpers
 from games.testing.live_helpers import (
     connect_all,
     db,
@@ -24,8 +23,6 @@ from games.testing.live_helpers import (
 )
 
 pytestmark = pytest.mark.django_db(transaction=True)
-# Autouse: each test gets a channel-layer prefix of its own (see live_helpers).
-private_channel_layer = live_helpers.private_channel_layer
 
 
 def seat_row(user) -> Seat:
@@ -62,13 +59,13 @@ def test_an_unexpected_exception_is_answered_with_server_error_and_the_seat_is_r
     alice = make_person("alice")
     table_id = room_quick_join(user=alice, room_id=room.pk).table_id
 
-    def broken(*args):
+    def broken(*args, **kwargs):
         raise RuntimeError("a bug")
 
     async def scenario():
         (a,) = await connect_all(table_id, alice)
         connected = (await db(seat_row)(alice)).connected
-        monkeypatch.setattr(table_socket, "_ready", broken)
+        monkeypatch.setattr(seating, "ready_by_id", broken)
         await a.send({"type": "ready", "ref": 1})
         error = await a.expect("error")
         monkeypatch.undo()
@@ -156,7 +153,7 @@ def test_a_failing_channel_layer_handler_is_answered_and_the_seat_is_released(mo
 
     async def scenario():
         (a,) = await connect_all(table_id, alice)
-        monkeypatch.setattr(table_socket, "_snapshot", broken)
+        monkeypatch.setattr(snapshots, "table_snapshot", broken)
         layer = get_channel_layer()
         await layer.group_send(table_group(table_id), {"type": "game.snapshot"})
         error = await a.expect("error")
