@@ -9,7 +9,7 @@ import re
 import pytest
 from django.urls import reverse
 
-from games.live.lifecycle import game_settle
+from games.live.lifecycle.end import game_settle
 from games.testing.room_helpers import make_player, make_room
 from games.testing.stored_games import stored_game
 

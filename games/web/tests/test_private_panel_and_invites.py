@@ -144,10 +144,11 @@ def test_a_visitor_learns_an_invitation_waits_and_the_ways_in_that_come_back(cli
     assert Seat.objects.filter(user__isnull=False).count() == 1  # the host
 
 
-def test_the_readme_gives_the_invite_path_the_site_serves(table):
-    readme = (settings.BASE_DIR / "README.md").read_text("utf-8")
-    assert "/games/invite/" not in readme
-    assert "`/invite/<code>/`" in readme
+def test_the_docs_give_the_invite_path_the_site_serves(table):
+    docs = [settings.BASE_DIR / "README.md", *sorted((settings.BASE_DIR / "docs").glob("*.md"))]
+    texts = {path.name: path.read_text("utf-8") for path in docs}
+    assert [name for name, text in texts.items() if "/games/invite/" in text] == []
+    assert "`/invite/<code>/`" in texts["features.md"]
     assert reverse("invite", args=["ABCDEF"]) == "/invite/ABCDEF/"
 
 
