@@ -217,6 +217,13 @@ CELERY_TASK_ALWAYS_EAGER = False
 # task is redelivered rather than lost.
 CELERY_TASK_ACKS_LATE = True
 CELERY_WORKER_PREFETCH_MULTIPLIER = 1
+# Workers outlive broker outages (shuangkou_site.broker_guard, docs/operations.md):
+# they retry the broker for ever, at most every 2 s (the guard's consumer), and a
+# channel closed without its connection no longer kills them.
+CELERY_WORKER_CONSUMER = "shuangkou_site.broker_guard:Consumer"
+CELERY_BROKER_CONNECTION_RETRY = True
+CELERY_BROKER_CONNECTION_RETRY_ON_STARTUP = True
+CELERY_BROKER_CONNECTION_MAX_RETRIES = None
 
 LOGGING = {
     "version": 1,
