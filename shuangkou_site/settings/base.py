@@ -224,6 +224,14 @@ CELERY_WORKER_CONSUMER = "shuangkou_site.broker_guard:Consumer"
 CELERY_BROKER_CONNECTION_RETRY = True
 CELERY_BROKER_CONNECTION_RETRY_ON_STARTUP = True
 CELERY_BROKER_CONNECTION_MAX_RETRIES = None
+# Queues by urgency (docs/operations.md, "Workers and queues"), each served by workers
+# of its own (deploy/): what must be on time (the sweeps, settlements, re-announcing)
+# stays on the default queue, `celery`; slow work (replay analyses, up to
+# ANALYSIS_GAME_SECONDS each) goes to SLOW_TASK_QUEUE, so no turn waits behind it. The
+# strong bots' moves have their own (GAMES_BOT_QUEUE, below).
+CELERY_TASK_DEFAULT_QUEUE = "celery"
+SLOW_TASK_QUEUE = os.environ.get("SLOW_TASK_QUEUE", "slow")
+CELERY_TASK_ROUTES = {"analysis.tasks.analyse_game_task": {"queue": SLOW_TASK_QUEUE}}
 
 LOGGING = {
     "version": 1,
@@ -342,10 +350,13 @@ GAMES_DEAL_SEED = os.environ.get("GAMES_DEAL_SEED", "")
 # nothing in Redis; test and prod set REDIS_URL) and how long it waits, and the lags past
 # which it answers 503. The sweeper runs every second, so an expired turn older than
 # 30 s means beat or the workers stopped; an ended game waits up to the settle grace
-# plus one unsettled sweep (30 + 30 s) in normal running.
+# plus one unsettled sweep (30 + 30 s) in normal running. The sweeper runs every second
+# on a worker of its own (docs/operations.md): a turn more than 5 s late, or no sweep
+# for 10 s, means the sweeps wait behind something.
 HEALTH_REDIS_URL = ""
 HEALTH_REDIS_TIMEOUT_SECONDS = float(os.environ.get("HEALTH_REDIS_TIMEOUT_SECONDS", "1"))
-HEALTH_SWEEPER_LAG_LIMIT_SECONDS = float(os.environ.get("HEALTH_SWEEPER_LAG_LIMIT_SECONDS", "30"))
+HEALTH_SWEEPER_LAG_LIMIT_SECONDS = float(os.environ.get("HEALTH_SWEEPER_LAG_LIMIT_SECONDS", "5"))
+HEALTH_LAST_SWEEP_LIMIT_SECONDS = float(os.environ.get("HEALTH_LAST_SWEEP_LIMIT_SECONDS", "10"))
 HEALTH_UNSETTLED_AGE_LIMIT_SECONDS = float(
     os.environ.get("HEALTH_UNSETTLED_AGE_LIMIT_SECONDS", "300"))
 # Replay analysis (analysis/, docs/analysis.md): the strong bot replays every move of each
