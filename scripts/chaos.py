@@ -371,6 +371,9 @@ def parse_args(argv=None) -> argparse.Namespace:
                         help="tables made private (every other one without spectators)")
     parser.add_argument("--analyses-per-fault", type=int, default=2,
                         help="replay analyses queued before each fault (slow queue)")
+    parser.add_argument("--bot-seats", type=int, default=1, choices=range(4),
+                        help="seats of each table the server's bots play: each of their "
+                             "moves is a deadline the sweeper claims (the lag measured)")
     parser.add_argument("--max-sweep-lag", type=float, default=2.0,
                         help="seconds: the sweeper's lag outside the faults stays below")
     parser.add_argument("--lag-grace", type=float, default=10.0,
@@ -427,7 +430,8 @@ def main() -> None:
     try:
         log(f"setting up: database {stack.db}, redis :{args.redis_port}, "
             f"web :{args.web_ports[0]} :{args.web_ports[1]}, logs in {stack.dir}")
-        plan = stack.setup(args.tables + 1, args.turn_seconds)
+        plan = stack.setup(args.tables + 1, args.turn_seconds,
+                           prepare=("--bot-seats", str(args.bot_seats)))
         private = [t["table"] for t in plan["tables"][: min(args.private_tables, args.tables)]]
         plan["stored"] = prepare(stack, private, args.analyses_per_fault * 12)
         chaos = Chaos(args, stack, plan)

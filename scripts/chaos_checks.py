@@ -101,8 +101,9 @@ def run_checks(stack, args, outages: list) -> tuple[list[str], list[str]]:
                        f">= {args.max_sweep_lag:.0f} s")
     if not outside:
         reasons.append("no sweep-lag lines read")
-    if analyses.get("done", 0) == 0 and args.analyses_per_fault:
-        reasons.append("no analysis done")
+    if args.analyses_per_fault and not sum(n for status, n in analyses.items()
+                                           if status != "queued"):
+        reasons.append("no analysis ran")
     return lines, reasons
 
 
