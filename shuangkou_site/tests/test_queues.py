@@ -7,7 +7,7 @@ from __future__ import annotations
 from django.conf import settings
 
 from analysis.tasks import ANALYSE_TASK
-from games.live.lifecycle import SETTLE_TASK
+from games.live.lifecycle.steps import SETTLE_TASK
 from games.live.strong_bots import STRONG_MOVE_TASK
 from shuangkou_site.celery import app as celery_app
 from shuangkou_site.deploy_units import DEPLOY, unit_command
