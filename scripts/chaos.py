@@ -38,7 +38,13 @@ ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 sys.path.insert(0, ROOT)
 sys.path.insert(0, os.path.join(ROOT, "scripts"))
 
-from chaos_checks import malformed_frames, prepare, queue_analyses, run_checks  # noqa: E402
+from chaos_checks import (  # noqa: E402
+    malformed_frames,
+    prepare,
+    queue_analyses,
+    run_checks,
+    sweeps_resumed,
+)
 from loadtest import _percentile  # noqa: E402
 from stack import Stack, add_stack_arguments, log  # noqa: E402
 from websockets.asyncio.client import connect  # noqa: E402
@@ -67,8 +73,13 @@ class Chaos:
         began = now_utc()
         log(f"fault: {name}")
         await coroutine
+        restored = now_utc()
+        # The fault lasts until the sweeps run again: a restarted worker or beat takes a
+        # while to start, and that is the fault's time, not the sweeper's lag.
+        waited = await asyncio.to_thread(sweeps_resumed, self.args.web_ports[1])
         self.outages.append((name, began, now_utc()))
-        log(f"recovered: {name}")
+        log(f"recovered: {name} (sweeps ran again {waited:.1f} s after "
+            f"{restored:%H:%M:%S})")
 
     async def run(self) -> None:
         args = self.args

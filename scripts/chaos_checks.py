@@ -8,6 +8,9 @@ from __future__ import annotations
 import asyncio
 import json
 import os
+import time
+import urllib.error
+import urllib.request
 from datetime import datetime, timedelta
 
 from loadtest import _percentile
@@ -42,6 +45,25 @@ for pk in {stored}:
 """
 
 
+
+
+def sweeps_resumed(port: int, seconds: float = 180) -> float:
+    """Seconds until the site's /healthz says a deadline sweep ran within the last
+    second (``last_sweep_seconds``): the sweeps resumed after a fault."""
+    started = time.monotonic()
+    while time.monotonic() - started < seconds:
+        try:
+            with urllib.request.urlopen(f"http://127.0.0.1:{port}/healthz", timeout=5) as r:
+                body = json.load(r)
+        except urllib.error.HTTPError as answer:  # 503: read it all the same
+            body = json.load(answer)
+        except (OSError, ValueError):
+            body = {}
+        last = body.get("last_sweep_seconds")
+        if last is not None and last <= 1.0 and body.get("redis") == "ok":
+            break
+        time.sleep(0.2)
+    return time.monotonic() - started
 
 
 def prepare(stack, private: list[int], analyses: int) -> list[int]:
