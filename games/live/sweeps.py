@@ -14,6 +14,7 @@ from games.live.lifecycle.deadlines import game_deadline
 from games.live.lifecycle.end import game_settle
 from games.live.presence import sweep_away as _sweep_away
 from games.live.seating import table_fill_bots, table_unseat_unready
+from games.live.sweep_clock import note_sweep
 from games.models import GameRecord, Seat, Table
 
 BATCH = 200
@@ -22,10 +23,12 @@ BATCH = 200
 def sweep_deadlines() -> int:
     """Act on every expired turn: bots and 托管 seats move, people time out."""
     done = 0
-    expired = GameRecord.objects.filter(status=GameRecord.Status.PLAYING,
-                                        deadline__lte=timezone.now()) \
-        .order_by("deadline").values_list("pk", "seq")[:BATCH]
-    for game_id, seq in expired:
+    now = timezone.now()
+    expired = list(GameRecord.objects.filter(status=GameRecord.Status.PLAYING,
+                                             deadline__lte=now)
+                   .order_by("deadline").values_list("pk", "seq", "deadline")[:BATCH])
+    note_sweep(now, expired[0][2] if expired else None)
+    for game_id, seq, _ in expired:
         if game_deadline(game_id=game_id, seq=seq):
             done += 1
     return done

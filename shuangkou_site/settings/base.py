@@ -194,6 +194,21 @@ CELERY_TASK_ALWAYS_EAGER = False
 # task is redelivered rather than lost.
 CELERY_TASK_ACKS_LATE = True
 CELERY_WORKER_PREFETCH_MULTIPLIER = 1
+# Workers outlive broker outages (shuangkou_site.broker_guard, docs/operations.md):
+# they retry the broker for ever, at most every 2 s (the guard's consumer), and a
+# channel closed without its connection no longer kills them.
+CELERY_WORKER_CONSUMER = "shuangkou_site.broker_guard:Consumer"
+CELERY_BROKER_CONNECTION_RETRY = True
+CELERY_BROKER_CONNECTION_RETRY_ON_STARTUP = True
+CELERY_BROKER_CONNECTION_MAX_RETRIES = None
+# Queues by urgency (docs/operations.md, "Workers and queues"), each served by workers
+# of its own (deploy/): what must be on time (the sweeps, settlements, re-announcing)
+# stays on the default queue, `celery`; slow work (replay analyses, up to
+# ANALYSIS_GAME_SECONDS each) goes to SLOW_TASK_QUEUE, so no turn waits behind it. The
+# strong bots' moves have their own (GAMES_BOT_QUEUE, below).
+CELERY_TASK_DEFAULT_QUEUE = "celery"
+SLOW_TASK_QUEUE = env.str("SLOW_TASK_QUEUE", "slow")
+CELERY_TASK_ROUTES = {"analysis.tasks.analyse_game_task": {"queue": SLOW_TASK_QUEUE}}
 
 LOGGING = {
     "version": 1,
@@ -280,6 +295,8 @@ GAMES_INVITE_TRIES_WINDOW_SECONDS = env.int("GAMES_INVITE_TRIES_WINDOW_SECONDS",
 # Under `make run` no Celery beat runs: a thread in the web process sweeps instead.
 GAMES_INPROCESS_SWEEPER = env.bool("GAMES_INPROCESS_SWEEPER", False)
 GAMES_SWEEP_SECONDS = env.float("GAMES_SWEEP_SECONDS", 1.0)
+# How often beat sends the turn-deadline sweep (CELERY_BEAT_SCHEDULE, below).
+GAMES_DEADLINE_SWEEP_SECONDS = env.float("GAMES_DEADLINE_SWEEP_SECONDS", 0.5)
 # The table socket's rate limit (docs/protocol.md, "Framing and limits"): a token bucket
 # per socket holding ``burst`` tokens, refilled at ``per_second``; read when a socket
 # connects.
@@ -309,12 +326,14 @@ GAMES_DISCONNECT_GRACE_SECONDS = env.float("GAMES_DISCONNECT_GRACE_SECONDS", 15.
 GAMES_DEAL_SEED = env.str("GAMES_DEAL_SEED", "")
 # /healthz (shuangkou_site.health): the Redis it PINGs (none under `make run`, which keeps
 # nothing in Redis; test and prod set REDIS_URL) and how long it waits, and the lags past
-# which it answers 503. The sweeper runs every second, so an expired turn older than
-# 30 s means beat or the workers stopped; an ended game waits up to the settle grace
-# plus one unsettled sweep (30 + 30 s) in normal running.
+# which it answers 503. The deadline sweep runs twice a second on a worker of its own
+# (docs/operations.md): a turn more than 5 s late, or no sweep for 10 s, means the
+# sweeps wait behind something or beat or the worker stopped; an ended game waits up
+# to the settle grace plus one unsettled sweep (30 + 30 s) in normal running.
 HEALTH_REDIS_URL = ""
 HEALTH_REDIS_TIMEOUT_SECONDS = env.float("HEALTH_REDIS_TIMEOUT_SECONDS", 1.0)
-HEALTH_SWEEPER_LAG_LIMIT_SECONDS = env.float("HEALTH_SWEEPER_LAG_LIMIT_SECONDS", 30.0)
+HEALTH_SWEEPER_LAG_LIMIT_SECONDS = env.float("HEALTH_SWEEPER_LAG_LIMIT_SECONDS", 5.0)
+HEALTH_LAST_SWEEP_LIMIT_SECONDS = env.float("HEALTH_LAST_SWEEP_LIMIT_SECONDS", 10.0)
 HEALTH_UNSETTLED_AGE_LIMIT_SECONDS = env.float("HEALTH_UNSETTLED_AGE_LIMIT_SECONDS", 300.0)
 # Replay analysis (analysis/, docs/analysis.md): the strong bot replays every move of each
 # human seat. Losses are in score units (RULES §6: 双扣 is ±4 a seat, 单扣 ±2, before the
@@ -335,8 +354,12 @@ ANALYSIS_STALE_SECONDS = env.float("ANALYSIS_STALE_SECONDS", 300.0)
 # (workers busy or down) is dropped, not run late in a pile-up; the next one does its
 # work (the sweeps claim by conditional updates, so any one run catches up).
 CELERY_BEAT_SCHEDULE = {
-    "sweep-deadlines": {"task": "games.tasks.sweep_deadlines_task", "schedule": 1.0,
-                        "options": {"expires": 1.0}},
+    # Twice a second: a turn's deadline is set when the previous step commits, itself at
+    # a sweep, so a 1 s period lands each claim a whole period late (measured: p50
+    # 1.01 s, scripts/bench_timeout_lag.py); at 0.5 s a timeout lands within a second.
+    "sweep-deadlines": {"task": "games.tasks.sweep_deadlines_task",
+                        "schedule": GAMES_DEADLINE_SWEEP_SECONDS,
+                        "options": {"expires": GAMES_DEADLINE_SWEEP_SECONDS}},
     # Games the channel layer failed to tell (games.live.delivery): every second, so a
     # table hears again within a second of the layer coming back.
     "sweep-undelivered": {"task": "games.tasks.sweep_undelivered_task", "schedule": 1.0,
