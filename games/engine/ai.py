@@ -4,6 +4,7 @@
 
 - ``trustee``: the 托管 move of RULES §10 (:func:`bot.trustee_move`);
 - ``table``: :func:`bot.simple_player_move`, the livelier bot of the tables;
+- ``expert``: the rule-based player of :mod:`.expert`, which follows its hand plan;
 - ``strong``: determinized Monte-Carlo search (:mod:`.search`).
 
 The positions are :mod:`.position`'s, the playouts :mod:`.playout`'s.
@@ -15,6 +16,7 @@ import random
 
 from .bot import simple_player_move, trustee_move
 from .cards import CardError, parse_cards
+from .expert import expert_move
 from .position import (
     PASS,
     Position,
@@ -24,7 +26,7 @@ from .position import (
 )
 from .search import BUDGET_MS, DEFAULT_MAX_SAMPLES, search, text_of
 
-BOTS = ("trustee", "table", "strong")
+BOTS = ("trustee", "table", "expert", "strong")
 
 
 def decide(position: Position, *, bot: str = "strong", seed: int = 0,
@@ -40,6 +42,9 @@ def decide(position: Position, *, bot: str = "strong", seed: int = 0,
                                    position.opponent_cards(), position.rules,
                                    random.Random(seed))
         return text_of(cards)
+    if bot == "expert":
+        return text_of(expert_move(position.hand, position.current, position.current_seat,
+                                   position.seat, position.hand_counts, position.rules))
     if bot != "strong":
         raise ValueError(f"unknown bot {bot!r}: use one of {', '.join(BOTS)}")
     return search(position, seed=seed, budget_ms=budget_ms, max_samples=max_samples)["best"]
