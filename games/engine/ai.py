@@ -31,8 +31,10 @@ BOTS = ("trustee", "table", "expert", "strong")
 
 def decide(position: Position, *, bot: str = "strong", seed: int = 0,
            budget_ms: int = BUDGET_MS,
-           max_samples: int | None = None) -> str:
-    """The seat's next action as canonical text, or ``"pass"``; always legal."""
+           max_samples: int | None = None, started: float | None = None) -> str:
+    """The seat's next action as canonical text, or ``"pass"``; always legal.
+    ``started`` is the ``thread_time()`` the decision began at (before the position
+    was built): the strong bot's budget counts from it."""
     if bot == "trustee":
         cards = trustee_move(position.hand, position.current, position.partner_winning,
                              position.rules)
@@ -47,7 +49,8 @@ def decide(position: Position, *, bot: str = "strong", seed: int = 0,
                                    position.seat, position.hand_counts, position.rules))
     if bot != "strong":
         raise ValueError(f"unknown bot {bot!r}: use one of {', '.join(BOTS)}")
-    return search(position, seed=seed, budget_ms=budget_ms, max_samples=max_samples)["best"]
+    return search(position, seed=seed, budget_ms=budget_ms, max_samples=max_samples,
+                  started=started)["best"]
 
 
 def analyse(position: Position, played: str, *, seed: int = 0, budget_ms: int = 500,

@@ -22,8 +22,8 @@ from operator import sub
 from .bot import trustee_move
 from .cards import Counts, unpack
 from .moves import legal_moves
-from .patterns import Reading, best_beating
-from .planner import Group, Plan, group_cost, plan, remember
+from .patterns import Reading, beats, best_beating
+from .planner import Group, Plan, group_cost, plan, reading_of, remember
 from .rulesets import RuleSet
 
 # An opponent this close to going out is worth a bomb (cards held).
@@ -43,15 +43,17 @@ def expert_move(hand: Counts, current: Reading | None, current_seat: int | None,
         return _played(hand, hand_plan, group, rules)
     players = len(sizes)
     # Going out at once beats everything, even over the partner.
-    if best_beating(hand, current, rules) is not None:
-        return hand
+    if len(hand_plan.groups) == 1:
+        whole = reading_of(hand, rules)
+        if whole is not None and beats(whole, current, rules):
+            return hand
     if players == 4 and current_seat % 2 == seat % 2:
         return None
     opponents = [n for s, n in enumerate(sizes)
                  if n and (s % 2 != seat % 2 if players == 4 else s != seat)]
     closest = min(opponents) if opponents else 99
     urgent = sizes[current_seat] <= URGENT_CARDS or closest <= 3
-    turns = hand_plan.turns()
+    turns = hand_plan.turns
     if not current.is_bomb:
         group = _plan_beat(hand_plan, current, rules, urgent, turns)
         if group is not None:
@@ -60,10 +62,10 @@ def expert_move(hand: Counts, current: Reading | None, current_seat: int | None,
         if cards is not None:
             return cards
     bombs = [group for group in hand_plan.bombs
-             if best_beating(group.cards, current, rules) is not None]
+             if beats(reading_of(group.cards, rules), current, rules)]
     if not bombs:
         return None
-    bombs.sort(key=lambda group: best_beating(group.cards, current, rules).power)
+    bombs.sort(key=lambda group: reading_of(group.cards, rules).power)
     big = [group for group in bombs if group.stars >= 6]
     if urgent or turns <= 2:
         return _played(hand, hand_plan, bombs[0], rules)
@@ -110,8 +112,6 @@ def _plan_beat(hand_plan: Plan, current: Reading, rules: RuleSet, urgent: bool,
     for group in sorted(hand_plan.plain, key=lambda group: group.rank):
         if group.kind != current.kind or group.size != current.size \
                 or group.rank <= current.rank:
-            continue
-        if best_beating(group.cards, current, rules) is None:
             continue
         if group.control >= 0.75 and not urgent and turns > 3 and current.rank < 8:
             return None

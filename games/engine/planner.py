@@ -58,22 +58,21 @@ class Group:
 _SET_CONTROL = tuple(max(0.0, min(1.0, (rank - 8) / 5)) for rank in range(RANK_COUNT))
 
 
-@dataclass(frozen=True, slots=True)
 class Plan:
-    groups: tuple[Group, ...]
-    cost: float
+    """Groups and cost; ``bombs``, ``plain`` and ``turns`` (the groups that need a
+    trick of their own: not control) are worked out once."""
 
-    @property
-    def bombs(self) -> tuple[Group, ...]:
-        return tuple(group for group in self.groups if group.stars)
+    __slots__ = ("groups", "cost", "bombs", "plain", "turns")
 
-    @property
-    def plain(self) -> tuple[Group, ...]:
-        return tuple(group for group in self.groups if not group.stars)
+    def __init__(self, groups: tuple[Group, ...], cost: float) -> None:
+        self.groups = groups
+        self.cost = cost
+        self.bombs = tuple(group for group in groups if group.stars)
+        self.plain = tuple(group for group in groups if not group.stars)
+        self.turns = sum(1 for group in groups if group.control < 0.75)
 
-    def turns(self) -> int:
-        """Groups that need a trick of their own (not control)."""
-        return sum(1 for group in self.groups if group.control < 0.75)
+    def __repr__(self) -> str:
+        return f"Plan({self.groups!r}, {self.cost!r})"
 
 
 def group_cost(group: Group) -> float:
@@ -283,3 +282,18 @@ def remember(hand: Counts, rules: RuleSet, known: Plan) -> None:
     key = (hand, rules.name, rules.wildcards)
     if key not in _CACHE:
         _CACHE[key] = known
+
+
+_READINGS: dict = {}
+
+
+def reading_of(cards: Counts, rules: RuleSet):
+    """The largest reading of a group's cards (memoised): what it records on a lead,
+    and what decides whether it beats a play."""
+    key = (cards, rules.name, rules.wildcards)
+    found = _READINGS.get(key)
+    if found is None:
+        if len(_READINGS) > _CACHE_LIMIT:
+            _READINGS.clear()
+        found = _READINGS[key] = classify(cards, rules)
+    return found

@@ -1,13 +1,12 @@
 """Playouts for the search: a lean game over full hands (:class:`Sim`, the turn rules
-of :mod:`.turns`, the real scoring) and a quick policy that plays it to the end."""
+of :mod:`.turns`, the real scoring) played to the end by the expert's policy."""
 
 from __future__ import annotations
 
-import random
 from operator import sub
 
-from .bot import simple_player_move, smallest_bomb, trustee_move
 from .cards import Counts
+from .expert import expert_move
 from .patterns import best_beating
 from .position import Position
 from .rulesets import RuleSet
@@ -94,38 +93,16 @@ class Sim:
         return min(sizes) if sizes else 0
 
 
-def rollout(sim: Sim, rng: random.Random, limit: int = 400) -> None:
-    """Play to the end with :func:`bot.simple_player_move` for every seat (the same
-    choices, with its pure parts memoised in the search's cache)."""
+def rollout(sim: Sim, limit: int = 400) -> None:
+    """Play to the end with the expert's policy for every seat (:func:`expert_move`
+    without move generation; its plans are memoised)."""
     rules = sim.rules
-    cache = sim.cache
+    hands = sim.hands
+    sizes = sim.sizes
     for _ in range(limit):
         if sim.over:
             return
         seat = sim.turn
-        hand = sim.hands[seat]
-        current = sim.current
-        if current is None:
-            key = (hand, 0)
-            cards = cache.get(key, _MISSING)
-            if cards is _MISSING:
-                cards = cache[key] = simple_player_move(hand, None, False, 0, rules, None)
-        elif sim.partner_winning(seat):
-            cards = None
-        else:
-            cards = None
-            if not current.is_bomb:
-                key = (hand, id(current), 1)
-                cards = cache.get(key, _MISSING)
-                if cards is _MISSING:
-                    cards = cache[key] = trustee_move(hand, current, False, rules)
-            if cards is None and (sim.opponent_cards(seat) <= 8 or rng.random() < 0.3):
-                key = (hand, id(current), 2)
-                cards = cache.get(key, _MISSING)
-                if cards is _MISSING:
-                    cards = cache[key] = smallest_bomb(hand, current, rules)
-        sim.step(cards)
+        sim.step(expert_move(hands[seat], sim.current, sim.current_seat, seat, sizes, rules,
+                             full=False))
     raise RuntimeError("a rollout did not end")
-
-
-_MISSING = object()

@@ -3,13 +3,16 @@ racing (see docs/engine.md, "Strong bot")."""
 
 from __future__ import annotations
 
+import gc
 import random
 from time import thread_time
 
 from .bot import trustee_move
-from .cards import BIG_JOKER, RANK_COUNT, SMALL_JOKER, TWO, Counts, format_cards, unpack
+from .cards import RANK_COUNT, Counts, format_cards, unpack
+from .expert import expert_move
 from .moves import has_beating_play, legal_moves
-from .patterns import Reading, best_beating
+from .patterns import best_beating
+from .planner import plan, plan_cost
 from .playout import Sim, rollout
 from .position import PASS, Position
 from .rulesets import RuleSet
@@ -21,89 +24,83 @@ BUDGET_MS = 150
 
 
 def _candidates(position: Position) -> list[Counts | None]:
-    """Legal actions worth searching, best-looking first (None is a pass).
+    """Legal actions worth searching (None is a pass), the expert's choice first.
 
-    Every legal action is scored by :func:`_move_cost`; the search looks at a few
-    of each sort so that pruning never hides a whole idea: the pass, the cheapest
-    plays of each type and size, and the smallest bombs."""
+    Leading: the groups of the hand plan, loose ones lowest first, then control
+    groups, then every bomb of the plan. Following: the pass, the plan's groups that
+    beat the play, the two beats that cost the plan least, and the smallest bomb of
+    every star level (big bombs pay contributions and lift the multiplier)."""
     rules = position.rules
     hand = position.hand
     current = position.current
-    plays = []
-    bombs = []
+    options: list[Counts | None] = [expert_move(
+        hand, current, position.current_seat, position.seat, position.hand_counts, rules)]
+
+    def add(cards: Counts | None) -> None:
+        if cards not in options:
+            options.append(cards)
+
+    hand_plan = plan(hand, rules)
+    if current is None:
+        plain = sorted(hand_plan.plain,
+                       key=lambda group: (group.control >= 0.75, group.rank, -group.size))
+        for group in plain[:_LEAD_WIDTH]:
+            add(group.cards)
+        for group in hand_plan.bombs:
+            add(group.cards)
+        return options
+    add(None)
+    for group in hand_plan.groups:
+        if best_beating(group.cards, current, rules) is not None:
+            add(group.cards)
+    breaks = []
+    bombs: dict[int, tuple] = {}
     for move in legal_moves(hand, current, rules):
         cards = unpack(move)
         reading = best_beating(cards, current, rules)
         if reading.is_bomb:
-            bombs.append((reading.power, _move_cost(hand, cards, reading, rules),
-                          format_cards(cards), cards))
-        else:
-            plays.append((_move_cost(hand, cards, reading, rules), format_cards(cards), cards,
-                          (reading.kind, reading.size)))
-    plays.sort()
-    bombs.sort()
-    options: list[Counts | None] = [] if current is None else [None]
-    if current is None:
-        per_kind: dict = {}
-        for _, _, cards, kind in plays:
-            per_kind.setdefault(kind, []).append(cards)
-        firsts = [group[0] for group in per_kind.values()]
-        seconds = [group[1] for group in per_kind.values() if len(group) > 1]
-        order = sorted(firsts, key=lambda c: [p[2] for p in plays].index(c))
-        options += order[:_LEAD_WIDTH]
-        for cards in seconds:
-            if len(options) >= _LEAD_WIDTH:
-                break
-            options.append(cards)
-        for _, _, cards, _ in plays:
-            if len(options) >= _LEAD_WIDTH:
-                break
-            if cards not in options:
-                options.append(cards)
-        if not options:
-            options += [bomb[3] for bomb in bombs[:1]]
-        elif bombs and len(plays) <= 3:
-            options.append(bombs[0][3])
-    else:
-        options += [cards for _, _, cards, _ in plays[:_FOLLOW_WIDTH]]
-        options += [bomb[3] for bomb in bombs[:_BOMB_WIDTH]]
+            if reading.stars not in bombs or reading.power < bombs[reading.stars][0]:
+                bombs[reading.stars] = (reading.power, cards)
+            continue
+        rest = tuple(h - c for h, c in zip(hand, cards))
+        breaks.append((plan_cost(rest, rules), format_cards(cards), cards))
+    breaks.sort()
+    for _, _, cards in breaks[:_FOLLOW_WIDTH]:
+        add(cards)
+    for stars in sorted(bombs):
+        add(bombs[stars][1])
     return options
 
 
-_LEAD_WIDTH = 8
-_FOLLOW_WIDTH = 4
-_BOMB_WIDTH = 3
-
-
-def _move_cost(hand: Counts, cards: Counts, reading: Reading, rules: RuleSet) -> tuple:
-    """Lower looks better: keep bombs whole, spend wildcards late, leave few lone
-    cards, shed low cards and many at once."""
-    wild = ((cards[BIG_JOKER] if rules.big_joker_wild else 0)
-            + (cards[SMALL_JOKER] if rules.small_joker_wild else 0))
-    breaks = 0
-    singles = 0
-    for rank in range(TWO + 1):
-        have = hand[rank]
-        used = cards[rank]
-        if used:
-            if have >= 4 and not reading.is_bomb:
-                breaks += 1
-            if have - used == 1:
-                singles += 1
-    return (breaks + wild, singles, reading.rank * 2 - sum(cards))
-
+_LEAD_WIDTH = 7
+_FOLLOW_WIDTH = 2
 
 
 def search(position: Position, *, seed: int = 0, budget_ms: int = BUDGET_MS,
            max_samples: int | None = None, include: Counts | None = None,
-           must_include: bool = False) -> dict:
+           must_include: bool = False, started: float | None = None) -> dict:
+    """:func:`_search` with the cyclic garbage collector paused: the planner's caches
+    hold hundreds of thousands of objects, and a full collection in the middle of a
+    decision cost up to half a second. What the search allocates is acyclic."""
+    enabled = gc.isenabled()
+    gc.disable()
+    try:
+        return _search(position, seed=seed, budget_ms=budget_ms, max_samples=max_samples,
+                       include=include, must_include=must_include, started=started)
+    finally:
+        if enabled:
+            gc.enable()
+
+
+def _search(position: Position, *, seed: int, budget_ms: int, max_samples: int | None,
+            include: Counts | None, must_include: bool, started: float | None) -> dict:
     """Determinized Monte-Carlo over the candidate actions, with racing: every
     sample deals the unseen cards once and plays every candidate still in the race
     out to the end on that deal (common random numbers); every few samples a
     candidate clearly behind the leader (paired difference beyond
     :data:`_DROP_Z` standard errors) leaves the race. Stops at ``max_samples``
     samples, when one candidate is left, or at the time budget."""
-    deadline = thread_time() + budget_ms / 1000
+    deadline = (thread_time() if started is None else started) + budget_ms / 1000
     samples_cap = DEFAULT_MAX_SAMPLES if max_samples is None else max(1, max_samples)
     candidates = _candidates(position)
     if must_include:
@@ -132,29 +129,50 @@ def search(position: Position, *, seed: int = 0, budget_ms: int = BUDGET_MS,
     while done < samples_cap and (done == 0 or thread_time() + sample_cost <= deadline):
         began = thread_time()
         hands = _determinize(position, rng, hints)
-        roll_seed = rng.getrandbits(32)
+        finished = []
         for index in active:
+            if done and thread_time() > deadline:
+                break  # out of time inside a sample: drop it, candidates stay paired
             sim = Sim(position.rules, list(hands), position, cache)
             sim.step(candidates[index])
-            rollout(sim, random.Random(roll_seed))
-            values[index].append(sim.team_value(position.seat))
-        done += 1
-        sample_cost = thread_time() - began
-        if done >= _RACE_START and done % _RACE_EVERY == 0 and len(active) > 1:
-            active = _race(active, values, done, keep_index)
-            if len(active) == 1:
-                break
+            rollout(sim)
+            finished.append((index, sim.team_value(position.seat)))
+        else:
+            for index, value in finished:
+                values[index].append(value)
+            done += 1
+            sample_cost = thread_time() - began
+            if done >= _RACE_START and done % _RACE_EVERY == 0 and len(active) > 1:
+                active = _race(active, values, done, keep_index)
+                if len(active) == 1:
+                    break
+            continue
+        break
     means = {index: sum(values[index]) / len(values[index]) for index in range(len(candidates))
              if values[index]}
     best_index = max(active, key=lambda i: (means[i], -i))
+    if best_index != 0 and 0 in active and not must_include \
+            and not _clearly_better(values[best_index], values[0]):
+        best_index = 0  # the expert's choice stands unless the samples clearly say otherwise
     return {"best": text_of(candidates[best_index]), "best_value": means[best_index],
             "values": {text_of(candidates[i]): mean for i, mean in means.items()},
             "forced": False, "samples": done}
 
 
-_RACE_START = 12
-_RACE_EVERY = 4
+_RACE_START = 6
+_RACE_EVERY = 2
 _DROP_Z = 2.0
+_SWITCH_Z = 1.0
+
+
+def _clearly_better(better: list[float], base: list[float]) -> bool:
+    diffs = [a - b for a, b in zip(better, base)]
+    n = len(diffs)
+    if n < 2:
+        return False
+    mean = sum(diffs) / n
+    var = sum((d - mean) ** 2 for d in diffs) / (n - 1)
+    return mean > 0 and mean * mean * n > _SWITCH_Z * _SWITCH_Z * var
 
 
 def _race(active: list[int], values: list[list[float]], done: int,
@@ -210,8 +228,8 @@ def _determinize(position: Position, rng: random.Random,
     return best[1]
 
 
-_DEAL_TRIES = 6
-_HINTS_PER_SEAT = 6
+_DEAL_TRIES = 3
+_HINTS_PER_SEAT = 4
 
 
 def _hints(position: Position) -> list:
