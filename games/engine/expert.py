@@ -30,6 +30,8 @@ from .rulesets import RuleSet
 URGENT_CARDS = 6
 # What taking the lead is worth in plan cost, normally and when an opponent is close.
 _LEAD_GAIN = 0.4
+# Hands this small are tried as one pattern that takes the seat out on a lead.
+_OUT_AT_ONCE = 16
 _URGENT_LEAD_GAIN = 1.5
 
 
@@ -39,6 +41,9 @@ def expert_move(hand: Counts, current: Reading | None, current_seat: int | None,
     counts now; ``current_seat`` made the play to beat (None on lead)."""
     hand_plan = plan(hand, rules)
     if current is None:
+        if len(hand_plan.groups) > 1 and sum(hand) <= _OUT_AT_ONCE \
+                and reading_of(hand, rules) is not None:
+            return hand  # the whole hand is one pattern (a wild joker in a pair, say)
         group = _lead(hand_plan, seat, sizes)
         return _played(hand, hand_plan, group, rules)
     players = len(sizes)
@@ -89,8 +94,9 @@ def _lead(hand_plan: Plan, seat: int, sizes) -> Group:
     opponents = [n for s, n in enumerate(sizes)
                  if n and (s % 2 != seat % 2 if players == 4 else s != seat)]
     closest = min(opponents) if opponents else 99
+    # Chains first (they shed the most and are the hardest to follow), lowest first.
     loose = sorted((group for group in plain if group.control < 0.75),
-                   key=lambda group: (group.rank, -group.size))
+                   key=lambda group: (group.length == 1, group.rank, -group.size))
     if len(loose) <= 1 and len(plain) > 1:
         controls = sorted((group for group in plain if group.control >= 0.75),
                           key=lambda group: -group.control)

@@ -24,6 +24,7 @@ from .cards import (
 )
 from .dealing import first_lead_events
 from .errors import GameError
+from .expert import expert_move
 from .hands import json_seat, physical_hands, pick_cards, sort_key
 from .moves import has_beating_play
 from .patterns import Reading, best_beating
@@ -192,13 +193,19 @@ class Game:
         self._after_action(seat)
         return self.events[mark:]
 
-    def bot_turn(self, *, by: str = "bot", rng: random.Random | None = None) -> list[dict]:
+    def bot_turn(self, *, by: str = "bot", rng: random.Random | None = None,
+                 policy: str | None = None) -> list[dict]:
         """Apply the 托管 move for the seat to act (RULES §10); with ``rng``, the
-        livelier bot of :func:`bot.simple_player_move` instead."""
+        livelier bot of :func:`bot.simple_player_move` instead; with ``policy="expert"``
+        the expert bot's move (:mod:`.expert`: its own hand and the public table)."""
         if self.status != "playing":
             raise GameError("game_over")
         seat = self.turn
-        if rng is None:
+        if policy == "expert":
+            cards = expert_move(self.counts[seat], self._current_reading,
+                                self.current["seat"] if self.current else None, seat,
+                                [sum(hand) for hand in self.counts], self.rules)
+        elif rng is None:
             cards = self.trustee_cards(seat)
         else:
             opponents = [len(hand) for other, hand in enumerate(self.hands)

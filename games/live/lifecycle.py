@@ -416,6 +416,8 @@ def _automatic_move(facts: GameFacts, game: Game) -> bool:
     if seat in facts.bot_seats:
         if facts.bot_level == BotLevel.EASY:
             game.bot_turn()
+        elif facts.bot_level == BotLevel.EXPERT:
+            game.bot_turn(policy="expert")
         else:
             _bot_move(game)
     elif game.trustee[seat]:
