@@ -1,8 +1,9 @@
 """``python -m games.engine league``: every pairing of bots on the same duplicate deals.
 
 Deal ``i`` of the league is deal ``"<seed>:<i>"`` for every pairing (each played
-twice, seats swapped, as in ``match``), and the deals go round the pairings one at a
-time, so a league stopped by its time limit has played about as many deals in each.
+twice, seats swapped, as in ``match``). The pairings of rule-based bots go first, then
+the searching bot's; within each, deals go round the pairings one at a time, so a
+league stopped by its time limit has played about as many deals in each slow pairing.
 The table gives each pairing's mean (A's team score per game) and 95 % interval, and
 per bot its mean against all others and an Elo-style rating fitted to the games won
 (Bradley–Terry, 1500 on average, 400 points = ten times the odds).
@@ -21,6 +22,8 @@ from .ai import BOTS, BUDGET_MS
 from .match import play_deal, summarise
 from .presets import PRESETS
 
+SEARCHING = "strong"
+
 
 def run_league(bots: list[str], ruleset: str = "qq", deals: int = 100, seed: int = 1, *,
                budget_ms: int = BUDGET_MS, time_limit: float | None = None,
@@ -37,20 +40,27 @@ def run_league(bots: list[str], ruleset: str = "qq", deals: int = 100, seed: int
     started = perf_counter()
     stopped = False
     report: dict = {}
-    for index in range(deals):
-        for a, b in pairings:
-            results[(a, b)].append(
-                play_deal((ruleset, a, b, seed, index, budget_ms, None)))
-        report = league_table(bots, results, ruleset=ruleset, seed=seed, budget_ms=budget_ms,
-                              requested_deals=deals, seconds=perf_counter() - started)
-        if out:
-            with open(out, "w") as handle:
-                json.dump(report, handle, ensure_ascii=False)
-        if progress:
-            sys.stderr.write(f"\rdeal {index + 1} of {deals} in every pairing")
-        if time_limit is not None and perf_counter() - started > time_limit \
-                and index + 1 < deals:
-            stopped = True
+    # The rule-based pairings first (seconds a deal), then the searching bot's, each
+    # round-robin by deal: a league cut short by its time limit has every quick pairing
+    # whole and the slow ones at about the same number of deals.
+    quick = [pairing for pairing in pairings if SEARCHING not in pairing]
+    slow = [pairing for pairing in pairings if SEARCHING in pairing]
+    for batch in (quick, slow):
+        for index in range(deals):
+            for a, b in batch:
+                results[(a, b)].append(play_deal((ruleset, a, b, seed, index, budget_ms, None)))
+            report = league_table(bots, results, ruleset=ruleset, seed=seed,
+                                  budget_ms=budget_ms, requested_deals=deals,
+                                  seconds=perf_counter() - started)
+            if out:
+                with open(out, "w") as handle:
+                    json.dump(report, handle, ensure_ascii=False)
+            if progress:
+                sys.stderr.write(f"\rdeal {index + 1} of {deals}: {len(batch)} pairings")
+            if time_limit is not None and perf_counter() - started > time_limit:
+                stopped = index + 1 < deals or batch is quick
+                break
+        if stopped:
             break
     report["stopped_early"] = stopped
     return report
