@@ -56,7 +56,8 @@ def decide(position: Position, *, bot: str = "strong", seed: int = 0,
 def analyse(position: Position, played: str, *, seed: int = 0, budget_ms: int = 500,
             max_samples: int | None = None) -> dict:
     """How much ``played`` lost against the search's best action, in expected final
-    score of the seat's team. ``played`` stays in the search even if it looks poor.
+    score of the seat's team. ``played`` stays in the search even if it looks poor;
+    the loss is 0 unless the best is clearly ahead of it on the same sampled deals.
     Raises ValueError if ``played`` is not a legal action here."""
     if not isinstance(played, str):
         raise ValueError("'played' must be card text or \"pass\"")
@@ -71,7 +72,9 @@ def analyse(position: Position, played: str, *, seed: int = 0, budget_ms: int = 
     key = text_of(played_cards)
     played_value = report["values"][key]
     best, best_value = report["best"], report["best_value"]
-    if played_value >= best_value:
+    if played_value >= best_value or not report.get("clearly_better", False):
+        # Only a candidate clearly ahead on the same sampled deals (paired difference
+        # above two standard errors) counts as better: noise alone costs nothing.
         best, best_value = key, played_value
     return {"best": best, "best_value": best_value, "played_value": played_value,
             "loss": best_value - played_value, "forced": report["forced"]}

@@ -81,7 +81,8 @@ def search(position: Position, *, seed: int = 0, budget_ms: int = BUDGET_MS,
            must_include: bool = False, started: float | None = None) -> dict:
     """:func:`_search` with the cyclic garbage collector paused: the planner's caches
     hold hundreds of thousands of objects, and a full collection in the middle of a
-    decision cost up to half a second. What the search allocates is acyclic."""
+    decision cost up to half a second. What the search allocates is acyclic, and is
+    frozen (``gc.freeze``) when it ends."""
     enabled = gc.isenabled()
     gc.disable()
     try:
@@ -89,6 +90,10 @@ def search(position: Position, *, seed: int = 0, budget_ms: int = BUDGET_MS,
                        include=include, must_include=must_include, started=started)
     finally:
         if enabled:
+            # What the caches now hold lives on: moved out of the collector's sight, it
+            # is not scanned again by a full collection in the middle of a later
+            # decision (or of its position's rebuild).
+            gc.freeze()
             gc.enable()
 
 
@@ -154,25 +159,31 @@ def _search(position: Position, *, seed: int, budget_ms: int, max_samples: int |
     if best_index != 0 and 0 in active and not must_include \
             and not _clearly_better(values[best_index], values[0]):
         best_index = 0  # the expert's choice stands unless the samples clearly say otherwise
+    clear = (keep_index is not None and best_index != keep_index
+             and _clearly_better(values[best_index], values[keep_index], _ANALYSIS_Z))
     return {"best": text_of(candidates[best_index]), "best_value": means[best_index],
             "values": {text_of(candidates[i]): mean for i, mean in means.items()},
-            "forced": False, "samples": done}
+            "forced": False, "samples": done, "clearly_better": clear}
 
 
 _RACE_START = 6
 _RACE_EVERY = 2
 _DROP_Z = 2.0
 _SWITCH_Z = 1.0
+# The analysis calls a played move worse only past two standard errors: it compares
+# the played move with the best of several candidates, so one would often pass a
+# single standard error by chance alone.
+_ANALYSIS_Z = 2.0
 
 
-def _clearly_better(better: list[float], base: list[float]) -> bool:
+def _clearly_better(better: list[float], base: list[float], z: float = _SWITCH_Z) -> bool:
     diffs = [a - b for a, b in zip(better, base)]
     n = len(diffs)
     if n < 2:
         return False
     mean = sum(diffs) / n
     var = sum((d - mean) ** 2 for d in diffs) / (n - 1)
-    return mean > 0 and mean * mean * n > _SWITCH_Z * _SWITCH_Z * var
+    return mean > 0 and mean * mean * n > z * z * var
 
 
 def _race(active: list[int], values: list[list[float]], done: int,
