@@ -19,7 +19,7 @@ from itertools import combinations
 from time import perf_counter
 
 from .ai import BOTS, BUDGET_MS
-from .match import play_deal, summarise
+from .match import play_deal, spread, summarise
 from .presets import PRESETS
 
 SEARCHING = "strong"
@@ -98,10 +98,8 @@ def league_table(bots: list[str], results: dict, **info) -> dict:
                       "ci95": [round(mean - half, 3), round(mean + half, 3)],
                       "deals": len(values), "elo": round(ratings[bot])})
     table.sort(key=lambda row: -row["elo"])
-    from .match import _spread
-
     return {**info, "seconds": round(info.get("seconds", 0.0), 1), "bots": table,
-            "pairings": pairings, "decision_ms": _spread(strong_times)}
+            "pairings": pairings, "decision_ms": spread(strong_times)}
 
 
 def _ratings(bots: list[str], wins: dict, games: dict) -> dict:

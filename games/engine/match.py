@@ -146,7 +146,7 @@ def summarise(results: list[dict], **info) -> dict:
                     bombs_a[stars] += 1
             times.extend(game["times"])
             wall.extend(game["wall"])
-    decision_ms = _spread(times)
+    decision_ms = spread(times)
     names = ("double", "single", "draw")
     return {
         **info, "deals": deals, "games": 2 * deals,
@@ -159,11 +159,11 @@ def summarise(results: list[dict], **info) -> dict:
         "bombs_by_stars": {str(stars): bombs[stars] for stars in sorted(bombs)},
         "bombs_by_stars_a": {str(stars): bombs_a[stars] for stars in sorted(bombs_a)},
         "decision_ms": decision_ms,
-        "decision_wall_ms": _spread(wall),
+        "decision_wall_ms": spread(wall),
     }
 
 
-def _spread(times: list[float]) -> dict:
+def spread(times: list[float]) -> dict:
     """Median and p99 (nearest rank) of decision times in ms."""
     if not times:
         return {"median": None, "p99": None, "max": None, "count": 0}

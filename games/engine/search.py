@@ -136,7 +136,7 @@ def _search(position: Position, *, seed: int, budget_ms: int, max_samples: int |
         hands = _determinize(position, rng, hints)
         finished = []
         for index in active:
-            if done and thread_time() > deadline:
+            if (done or not must_include) and thread_time() > deadline:
                 break  # out of time inside a sample: drop it, candidates stay paired
             sim = Sim(position.rules, list(hands), position, cache)
             sim.step(candidates[index])
@@ -153,6 +153,10 @@ def _search(position: Position, *, seed: int, budget_ms: int, max_samples: int |
                     break
             continue
         break
+    if not done:  # not one whole sample in the budget: the expert's choice
+        first = text_of(candidates[0])
+        return {"best": first, "best_value": 0.0, "values": {first: 0.0}, "forced": False,
+                "samples": 0, "clearly_better": False}
     means = {index: sum(values[index]) / len(values[index]) for index in range(len(candidates))
              if values[index]}
     best_index = max(active, key=lambda i: (means[i], -i))
