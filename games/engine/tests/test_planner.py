@@ -14,6 +14,7 @@ from games.engine.moves import legal_moves
 from games.engine.patterns import classify
 from games.engine.planner import plan
 from games.engine.presets import PRESETS
+from games.engine.search import search
 
 
 def groups_text(hand: str, ruleset: str = "qq") -> list[tuple[str, int]]:
@@ -129,3 +130,15 @@ def test_a_league_refuses_unknown_or_repeated_bots():
         run_league(["trustee", "trustee"], deals=1)
     with pytest.raises(ValueError, match="two different bots"):
         run_league(["trustee", "nobody"], deals=1)
+
+
+def test_a_search_without_time_for_one_sample_answers_the_experts_choice():
+    rules = PRESETS["qq"]
+    game = Game.deal(rules, [0, 1, 2, 3], "budget:1")
+    position = position_from_game(game, game.turn)
+    report = search(position, seed=1, budget_ms=0)
+    assert report["samples"] == 0
+    assert report["best"] == decide(position, bot="expert")
+    # With time, the same position is searched (and the answer is still legal).
+    searched = search(position, seed=1, budget_ms=100_000, max_samples=3)
+    assert searched["samples"] == 3
