@@ -13,6 +13,7 @@ every move, the expert bot and the hints for every decision.
 
 from __future__ import annotations
 
+from collections import OrderedDict
 from dataclasses import dataclass
 from itertools import product
 
@@ -82,8 +83,22 @@ def group_cost(group: Group) -> float:
     return 1.0 - 0.8 * group.control + lone
 
 
-_CACHE: dict = {}
+class _Memo(OrderedDict):
+    """A memo that forgets its oldest entries one at a time past ``limit``: clearing
+    a few hundred thousand plans at once cost a decision hundreds of milliseconds."""
+
+    def __init__(self, limit: int) -> None:
+        super().__init__()
+        self.limit = limit
+
+    def __setitem__(self, key, value) -> None:
+        super().__setitem__(key, value)
+        if len(self) > self.limit:
+            self.popitem(last=False)
+
+
 _CACHE_LIMIT = 300_000
+_CACHE = _Memo(_CACHE_LIMIT)
 
 
 def plan(hand: Counts, rules: RuleSet) -> Plan:
@@ -91,8 +106,6 @@ def plan(hand: Counts, rules: RuleSet) -> Plan:
     key = (hand, rules.name, rules.wildcards)
     found = _CACHE.get(key)
     if found is None:
-        if len(_CACHE) > _CACHE_LIMIT:
-            _CACHE.clear()
         found = _CACHE[key] = _plan(hand, rules)
     return found
 
@@ -215,15 +228,13 @@ def _place_wilds(rest: list[int], wilds: list[int], fixed: list[Group],
     return best
 
 
-_SPLIT_CACHE: dict = {}
+_SPLIT_CACHE = _Memo(2 * _CACHE_LIMIT)
 
 
 def _split(counts: Counts) -> tuple[list[Group], float]:
     """The cheapest split of cards with no bombs left into chains and sets."""
     found = _SPLIT_CACHE.get(counts)
     if found is None:
-        if len(_SPLIT_CACHE) > _CACHE_LIMIT:
-            _SPLIT_CACHE.clear()
         found = _SPLIT_CACHE[counts] = _split_from(counts, 0)
     return found
 
@@ -284,7 +295,7 @@ def remember(hand: Counts, rules: RuleSet, known: Plan) -> None:
         _CACHE[key] = known
 
 
-_READINGS: dict = {}
+_READINGS = _Memo(_CACHE_LIMIT)
 
 
 def reading_of(cards: Counts, rules: RuleSet):
@@ -293,7 +304,5 @@ def reading_of(cards: Counts, rules: RuleSet):
     key = (cards, rules.name, rules.wildcards)
     found = _READINGS.get(key)
     if found is None:
-        if len(_READINGS) > _CACHE_LIMIT:
-            _READINGS.clear()
         found = _READINGS[key] = classify(cards, rules)
     return found

@@ -173,7 +173,7 @@ def _search(position: Position, *, seed: int, budget_ms: int, max_samples: int |
 _RACE_START = 6
 _RACE_EVERY = 2
 _DROP_Z = 2.0
-_SWITCH_Z = 1.0
+_SWITCH_Z = 2.0
 # The analysis calls a played move worse only past two standard errors: it compares
 # the played move with the best of several candidates, so one would often pass a
 # single standard error by chance alone.
