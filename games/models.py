@@ -128,6 +128,10 @@ class Room(models.Model):
         help_text=_("补位机器人怎样出牌：简单＝托管的出法（能压就用最小的同型牌，"
                     "不用炸弹）；普通＝一般牌桌的出法；强＝会推算牌局的机器人，"
                     "在后台计算，稍慢一些。对下一局起效，私人牌桌也一样。"))
+    rated = models.BooleanField(
+        _("排位"), default=False,
+        help_text=_("排位房的对局计入等级分（ratings），快速加入按等级分相近配桌；"
+                    "好友房的对局一律不计。对下一局起效。"))
     is_open = models.BooleanField(_("开放"), default=True)
     position = models.PositiveSmallIntegerField(_("排序"), default=0)
 
@@ -378,6 +382,9 @@ class GameRecord(models.Model):
                                  default=BotLevel.TABLE)
     status = models.CharField(_("状态"), max_length=8, choices=Status.choices,
                               default=Status.PLAYING)
+    # Whether the game counts for ratings, as dealt: a rated room's game at a public
+    # table (private tables are casual). The room's later edit applies to the next game.
+    rated = models.BooleanField(_("排位"), default=False)
     seq = models.PositiveIntegerField(_("事件数"), default=0)
     turn = models.PositiveSmallIntegerField(_("轮到座位"), null=True, blank=True)
     deadline = models.DateTimeField(_("出牌截止时间"), null=True, blank=True)

@@ -36,7 +36,7 @@ from games.live.append import Step, append_step, row_seq
 from games.live.bot_accounts import bot_user_ids, stand_bots_if_alone
 from games.live.broadcast import announce_seats, seat_group, send_after_commit, table_group
 from games.live.refusals import engine_message
-from games.live.series import end_series, series_for_deal
+from games.live.series import end_series, is_private, series_for_deal
 from games.live.snapshots import seat_view, table_state
 from games.live.step_io import ON_LOOP, ON_THREAD, StepIO, run_now
 from games.live.strong_bots import enqueue_strong_move, is_strong_turn, strong_move
@@ -92,7 +92,7 @@ def game_start(table: Table, seats: list[Seat]) -> GameRecord:
     record = GameRecord.objects.create(
         table=table, room=room, rule_set_name=rules.name, players=game.players,
         terms=room.money_terms(), series=series_for_deal(table, players),
-        bot_level=room.bot_level,
+        bot_level=room.bot_level, rated=room.rated and not is_private(table),
         bot_seats=sorted(seat for seat, user in enumerate(game.players) if user in bots))
     if game.players != players:  # the 明牌 swap moved two players (hands go with them)
         # Their `connected` flags go with them too: the flag is the player's socket, and

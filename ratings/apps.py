@@ -1,0 +1,16 @@
+from django.apps import AppConfig
+from django.utils.translation import gettext_lazy as _
+
+
+class RatingsConfig(AppConfig):
+    default_auto_field = "django.db.models.BigAutoField"
+    name = "ratings"
+    verbose_name = _("等级分")
+
+    def ready(self) -> None:
+        # Every rated game moves its people's ratings in the settlement's transaction:
+        # settled means rated (games.hooks.signals).
+        from games.hooks.signals import game_settled
+        from ratings.services import rate_settled_game
+
+        game_settled.connect(rate_settled_game, dispatch_uid="ratings.rate_game")
