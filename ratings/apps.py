@@ -14,3 +14,8 @@ class RatingsConfig(AppConfig):
         from ratings.services import rate_settled_game
 
         game_settled.connect(rate_settled_game, dispatch_uid="ratings.rate_game")
+        # Quick join in a rated room seats people of close rating (ratings.matchmaking).
+        from games.hooks.table_choice import table_choosers
+        from ratings.matchmaking import choose_rated_tables
+
+        table_choosers.register("ratings.matchmaking", choose_rated_tables)
