@@ -19,3 +19,8 @@ class RatingsConfig(AppConfig):
         from ratings.matchmaking import choose_rated_tables
 
         table_choosers.register("ratings.matchmaking", choose_rated_tables)
+        # Each seat's rating in the table's public state (the table page shows it).
+        from games.hooks.seat_fields import SeatField, seat_fields
+        from ratings.selectors import seat_rating, seat_rating_annotations
+
+        seat_fields.register("rating", SeatField(seat_rating_annotations, seat_rating))
