@@ -14,8 +14,7 @@ from rest_framework.views import APIView
 from accounts.models import User
 
 from .models import Family, Season
-from .selectors import (all_time_board, may_see_history, player_ratings, rating_history,
-                        season_board)
+from .selectors import all_time_board, may_see_history, player_ratings, rating_history, season_board
 
 
 class RatingSerializer(serializers.Serializer):

@@ -12,8 +12,14 @@ from ledger.charts import points_chart
 
 from .matchmaking import Terms
 from .models import Family, Season
-from .selectors import (all_time_board, history_series, may_see_history, player_ratings,
-                        rating_history, season_board)
+from .selectors import (
+    all_time_board,
+    history_series,
+    may_see_history,
+    player_ratings,
+    rating_history,
+    season_board,
+)
 
 
 @require_GET
