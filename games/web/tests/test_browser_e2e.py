@@ -130,6 +130,8 @@ def sign_up(visit: Visit) -> User:
 
     expect(page.locator(".message.success")).to_contain_text("注册成功")
     expect(page.get_by_role("navigation").get_by_role("link", name=NICKNAME)).to_be_visible()
+    # The ratings panel (ratings): a newcomer's provisional 1500 in each family.
+    expect(page.locator(".ratings-panel .rating[data-family=four] .value")).to_have_text("1500?")
     visit.shot("profile")
     visit.check("profile")
     user = User.objects.get(username=USERNAME)
@@ -158,6 +160,8 @@ def enter_room(visit: Visit, room: Room) -> int:
     assert seat.table_id == table_id and seat.table.room_id == room.pk
     expect(table_page).to_have_attribute("data-my-seat", str(seat.index))
     expect(page.locator(f"#seat-{seat.index} [data-field=name]")).to_contain_text(NICKNAME)
+    # Each seat's rating (ratings), as the socket's table state says it.
+    expect(page.locator(f"#seat-{seat.index} [data-field=rating]")).to_have_text("等级分 1500?")
     expect(page.locator("#ready-button")).to_be_visible()
     visit.shot("table-waiting")
     visit.check("table, waiting")
