@@ -10,7 +10,7 @@ from django.urls import reverse
 from django.utils import timezone
 from rest_framework.test import APIClient
 
-from games.live.lifecycle import game_settle
+from games.live.lifecycle.end import game_settle
 from games.live.seating import room_quick_join
 from games.live.snapshots import table_state
 from games.testing.room_helpers import make_player, make_room

@@ -4,7 +4,7 @@ once; two games with a player in common settled at once both count, in full."""
 import pytest
 
 from common.testing.threads import run_threads
-from games.live.lifecycle import game_settle
+from games.live.lifecycle.end import game_settle
 from games.testing.room_helpers import make_player
 from ratings.models import Rating, RatingChange
 from ratings.services import rate_game

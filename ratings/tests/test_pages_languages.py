@@ -8,7 +8,7 @@ from django.urls import reverse
 from django.utils import timezone
 
 from common.testing.i18n_checks import CHINESE, ENDONYMS, SIMPLIFIED_ONLY, visible_text, without
-from games.live.lifecycle import game_settle
+from games.live.lifecycle.end import game_settle
 from games.testing.room_helpers import make_player
 from ratings.models import Rating, Season
 from ratings.testing import rated_game, rated_room

@@ -4,7 +4,7 @@ settlement's transaction (ratings.services, docs/ratings.md)."""
 import pytest
 from django.test import override_settings
 
-from games.live.lifecycle import game_settle
+from games.live.lifecycle.end import game_settle
 from games.models import GameRecord
 from games.testing.room_helpers import make_player, make_room
 from ratings.models import Family, RatedGame, Rating, RatingChange
