@@ -35,8 +35,13 @@ class Terms:
     @classmethod
     def now(cls) -> Terms:
         return cls(window=settings.RATINGS_MATCH_WINDOW,
-                   widen_per_second=settings.RATINGS_MATCH_WIDEN_PER_SECOND,
-                   bot_seconds=settings.GAMES_RATED_BOT_FILL_SECONDS)
+                   widen_per_second=_plain(settings.RATINGS_MATCH_WIDEN_PER_SECOND),
+                   bot_seconds=_plain(settings.GAMES_RATED_BOT_FILL_SECONDS))
+
+
+def _plain(number: float) -> float:
+    """10.0 as 10 (players read "10", not "10.0"); 2.5 stays."""
+    return int(number) if float(number).is_integer() else number
 
 
 def window_after(waited_seconds: float, terms: Terms | None = None) -> float:

@@ -28,3 +28,9 @@ def ratings_panel(context, player, matching: bool = False, chart: bool = False):
             panel["item"] = {"rating": most}
             panel["chart"] = points_chart(history_series(rating_history(player, most.family)))
     return panel
+
+
+@register.inclusion_tag("ratings/_rated_room_note.html")
+def rated_room_note(room):
+    """On a rated room's table page: the game is rated, and how its tables are matched."""
+    return {"rated": room.rated, "terms": Terms.now() if room.rated else None}

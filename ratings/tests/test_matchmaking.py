@@ -111,3 +111,24 @@ def test_the_window_widens_with_the_wait_as_the_settings_say():
     assert window_after(0) == 100
     assert window_after(20) == 200
     assert Terms.now() == Terms(window=100, widen_per_second=5, bot_seconds=45)
+
+
+@override_settings(RATINGS_MATCH_WINDOW=120, RATINGS_MATCH_WIDEN_PER_SECOND=8,
+                   GAMES_RATED_BOT_FILL_SECONDS=40)
+def test_the_player_is_told_the_window_and_the_wait(client):
+    from django.urls import reverse
+
+    user = player("told", 1500)
+    client.force_login(user)
+    rated = room_quick_join(user=user, room_id=rated_room().pk).table
+    page = client.get(reverse("table", args=[rated.pk])).content.decode()
+    assert 'class="note rated-note" data-window="120" data-widen="8" data-bot-seconds="40"' \
+        in page
+    lobby = client.get(reverse("lobby")).content.decode()
+    assert 'data-window="120" data-widen="8" data-bot-seconds="40"' in lobby
+    assert 'class="rated-tag"' in lobby
+
+    casual = make_room("休闲 told")
+    client.force_login(player("casual-told"))
+    table = room_quick_join(user=player("casual-seated"), room_id=casual.pk).table
+    assert "rated-note" not in client.get(reverse("table", args=[table.pk])).content.decode()
