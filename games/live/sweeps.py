@@ -47,7 +47,8 @@ def sweep_undelivered() -> int:
 
 def sweep_tables() -> int:
     """Unseat people who did not get ready in time; fill waiting tables with bots
-    once a person has waited long enough (GAMES_BOT_FILL_SECONDS)."""
+    once a person has waited long enough (GAMES_BOT_FILL_SECONDS, in a rated room
+    GAMES_RATED_BOT_FILL_SECONDS)."""
     now = timezone.now()
     done = 0
     late_tables = Seat.objects.filter(user__isnull=False, is_ready=False,
@@ -56,9 +57,13 @@ def sweep_tables() -> int:
         .values_list("table_id", flat=True).distinct()[:BATCH]
     for table_id in late_tables:
         done += table_unseat_unready(table_id=table_id)
-    waited = now - timedelta(seconds=settings.GAMES_BOT_FILL_SECONDS)
+    # A rated room waits longer: its matchmaking first looks for people (ratings).
+    waited = Q(room__rated=False,
+               waiting_since__lte=now - timedelta(seconds=settings.GAMES_BOT_FILL_SECONDS)) | \
+        Q(room__rated=True,
+          waiting_since__lte=now - timedelta(seconds=settings.GAMES_RATED_BOT_FILL_SECONDS))
     for table_id in Table.objects.filter(
-            status=Table.Status.WAITING, waiting_since__lte=waited, room__bots_allowed=True,
+            waited, status=Table.Status.WAITING, room__bots_allowed=True,
             # At a private table bots sit only when the host asks (games.live.private_tables).
             seats__user__isnull=True, private__isnull=True) \
             .values_list("pk", flat=True).distinct()[:BATCH]:

@@ -95,6 +95,7 @@ INSTALLED_APPS = [
     "fair_play",
     "stats",
     "analysis",
+    "ratings",
 ]
 
 MIDDLEWARE = [
@@ -262,6 +263,9 @@ ACCOUNTS_TRUSTED_PROXY_COUNT = env.int("TRUSTED_PROXY_COUNT", 0)
 # before the sweeper settles it.
 GAMES_BOT_THINK_SECONDS = env.float("GAMES_BOT_THINK_SECONDS", 1.0)
 GAMES_BOT_FILL_SECONDS = env.float("GAMES_BOT_FILL_SECONDS", 5.0)
+# In a rated room (Room.rated) bots fill only after this wait: first the rated matchmaking
+# looks for people of close rating (ratings.matchmaking, docs/ratings.md).
+GAMES_RATED_BOT_FILL_SECONDS = env.float("GAMES_RATED_BOT_FILL_SECONDS", 30.0)
 GAMES_SETTLE_GRACE_SECONDS = env.int("GAMES_SETTLE_GRACE_SECONDS", 30)
 # A table socket's action runs its one statement from the event loop, on at most this
 # many PostgreSQL connections per web process (games.live.action_pool). Each waits at
@@ -372,6 +376,30 @@ CELERY_BEAT_SCHEDULE = {
     "sweep-unsettled": {"task": "games.tasks.sweep_unsettled_task", "schedule": 30.0,
                         "options": {"expires": 30.0}},
 }
+
+# --- Ratings (ratings/, docs/ratings.md) ---------------------------------------------
+# Shown numbers are openskill's mu and sigma × 60 (1500 ± 500 to begin with). A rating is
+# provisional (marked ?, off the boards) while its sigma is above this (360 shown: about
+# 20 rated games).
+RATINGS_PROVISIONAL_SIGMA = env.float("RATINGS_PROVISIONAL_SIGMA", 6.0)
+# Anti-farming: the same people's rated games together within the window count fully
+# for the first FREE games, then FREE / (n + 1) of an update (the 12th: a quarter).
+RATINGS_REPEAT_FREE_GAMES = env.int("RATINGS_REPEAT_FREE_GAMES", 3)
+RATINGS_REPEAT_WINDOW_HOURS = env.float("RATINGS_REPEAT_WINDOW_HOURS", 24.0)
+# Bots are never rated; people are rated against them as if they had these fixed
+# ratings (by the room's 机器人水平) with this small deviation. The gaps are the model's
+# own for the bots' measured matches (docs/ratings.md): table beats trustee (easy) 85.7 %
+# of games, strong beats table 78.6 %; the table bot is put at the newcomer's 1500.
+RATINGS_BOT_RATINGS = {"easy": 1300, "table": 1500, "strong": 1650}
+RATINGS_BOT_DEVIATION = 60
+# Rated matchmaking (ratings.matchmaking): quick join in a rated room seats a person at a
+# waiting table whose people's mean rating is within the window of theirs; the window
+# starts at WINDOW and widens by WIDEN_PER_SECOND for every second the table has waited.
+RATINGS_MATCH_WINDOW = env.int("RATINGS_MATCH_WINDOW", 150)
+RATINGS_MATCH_WIDEN_PER_SECOND = env.float("RATINGS_MATCH_WIDEN_PER_SECOND", 10.0)
+# Seasons' boards list those with at least this many rated games in the season.
+RATINGS_SEASON_MIN_GAMES = env.int("RATINGS_SEASON_MIN_GAMES", 5)
+RATINGS_BOARD_SIZE = 100
 
 # --- Metrics (shuangkou_site/metrics; docs/operations.md, "Metrics") ---------------------
 # GET /metrics answers only `Authorization: Bearer <METRICS_TOKEN>` (401 otherwise); with
