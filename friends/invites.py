@@ -15,7 +15,8 @@ from django.utils.translation import gettext_lazy as _
 from accounts.models import User
 from games.errors import ActionError
 from games.live.seat_choice import private_table_join_at
-from games.models import PrivateTable, Seat
+from games.live.seating import table_stand
+from games.models import PrivateTable, Seat, Table
 
 from .models import Block, TableInvite
 from .services import are_friends, blocks_between
@@ -93,6 +94,7 @@ def invite_accept(*, user: User, invite_id: int) -> Seat:
         if seat is not None and Seat.objects.filter(table_id=invite.table_id, index=seat,
                                                     user__isnull=False).exists():
             seat = None  # the kept seat was taken: any free one
+        _leave_waiting_table(user, invite.table_id)
         taken = private_table_join_at(user=user, code=private.code, seat_index=seat)
         _answer(invite, TableInvite.Answer.ACCEPTED)
         return taken
@@ -116,6 +118,18 @@ def _invite_for(user: User, invite_id: object) -> TableInvite:
             .exists():
         raise ActionError(_("没有这条邀请"), code="no_invite")
     return invite
+
+
+def _leave_waiting_table(user: User, table_id: int) -> None:
+    """One click goes: a player waiting at another table stands up from it first (in
+    the acceptance's transaction: refused, they stay); one in a running game is refused."""
+    seat = Seat.objects.filter(user=user).exclude(table_id=table_id).select_related("table") \
+        .first()
+    if seat is None:
+        return
+    if seat.table.status != Table.Status.WAITING:
+        raise ActionError(_("你正在另一张牌桌对局：请等这一局结束"), code="table_playing")
+    table_stand(user=user)
 
 
 def _answer(invite: TableInvite, answer: str) -> None:
