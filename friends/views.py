@@ -29,6 +29,7 @@ from .models import Block, FriendRequest
 @login_required
 def friends_page(request: HttpRequest) -> HttpResponse:
     me = request.user
+    presence.mark_seen(me.pk)
     return render(request, "friends/friends.html", {
         **_list_context(me),
         "incoming": FriendRequest.objects.filter(recipient=me).select_related("sender")
