@@ -1,8 +1,9 @@
 """Rematch (再来一局): the people of a finished game again, with one click. The player
 who asks opens a new private table in the game's room and sits in their old seat;
-each other person of the game gets an invitation keeping their old seat (bots are not
-invited: the host may fill with bots). When the same players sit down, the first deal
-carries the old game's series on (games.live.series), so the running score goes on."""
+each other person of the game gets an invitation keeping their old seat, and the
+game's bots sit again where they sat (unless playing elsewhere: the host may then fill
+the seat with another bot). When the same players sit down, the first deal carries the
+old game's series on (games.live.series), so the running score goes on."""
 
 from __future__ import annotations
 
@@ -13,7 +14,7 @@ from accounts.models import User
 from games.errors import ActionError
 from games.live.bot_accounts import bot_user_ids
 from games.live.private_tables import private_of, private_table_open
-from games.live.seat_choice import seat_move
+from games.live.seat_choice import seat_bot_at, seat_move
 from games.live.seating import table_stand
 from games.live.series import continue_series
 from games.models import GameRecord, PrivateTable, Room, Seat, Table
@@ -47,7 +48,10 @@ def rematch(*, user: User, game_id: object) -> PrivateTable:
             continue_series(private, record.series)
         bots = bot_user_ids(record.players)
         for index, other in enumerate(record.players):
-            if other == user.pk or other in bots or blocks_between(user.pk, other):
+            if other in bots:
+                seat_bot_at(table_id=private.table_id, seat_index=index, bot_id=other)
+                continue
+            if other == user.pk or blocks_between(user.pk, other):
                 continue
             invite_friend(sender=user, recipient_id=other, seat=index, rematch=True,
                           friends_only=False)

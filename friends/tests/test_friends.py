@@ -215,3 +215,27 @@ def test_rematch_refuses_a_game_not_mine_or_not_ended():
             rematch(user=user, game_id=game)
     assert not Seat.objects.filter(user=stranger).exists()
     assert Seat.objects.get(user=players[0]).table_id == private.table_id
+
+
+def test_rematch_seats_the_games_bots_again_so_a_series_with_bots_goes_on_too():
+    from games.live.private_tables import private_table_fill_bots
+
+    room = make_room("friends")
+    host, amy = make_player("host"), make_player("amy")
+    private = private_table_open(host=host, room_id=room.pk)
+    private_table_join(user=amy, code=private.code)
+    private_table_fill_bots(host=host, table_id=private.table_id)
+    first = play_out(private.table_id, [host, amy])
+    bots = {index: user for index, user in enumerate(first.players)
+            if user not in (host.pk, amy.pk)}
+
+    new = rematch(user=host, game_id=first.pk)
+
+    seated = dict(Seat.objects.filter(table_id=new.table_id, user__isnull=False)
+                  .values_list("index", "user_id"))
+    assert {index: seated.get(index) for index in bots} == bots
+    (invite,) = invites.pending_invites(amy)
+    invites.invite_accept(user=amy, invite_id=invite.pk)
+    second = play_out(new.table_id, [host, amy])
+    assert second.series_id == first.series_id
+    assert sorted(second.players) == sorted(first.players)

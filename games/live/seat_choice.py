@@ -13,7 +13,7 @@ from games.live import seating
 from games.live.broadcast import announce_seats
 from games.live.message_fields import is_whole_number
 from games.live.private_tables import usable_invite
-from games.models import Seat, Table
+from games.models import BotPlayer, Seat, Table
 
 
 def seat_move(*, user: User, seat_index: object) -> Seat:
@@ -54,3 +54,31 @@ def private_table_join_at(*, user: User, code: str, seat_index: int | None = Non
     private = usable_invite(code)
     return seating.table_sit(user=user, table_id=private.table_id, seat_index=seat_index,
                              invited=True)
+
+
+def seat_bot_at(*, table_id: int, seat_index: int, bot_id: int) -> bool:
+    """A rematch (friends.rematch) seats the same bot where it sat: ``bot_id`` in the
+    empty seat ``seat_index`` of the waiting private table, ready, leaving a waiting
+    table it still sits at. False (nothing changed) when the bot is playing elsewhere,
+    is no bot, the seat is taken, or the room allows no bots."""
+    with transaction.atomic():
+        if not BotPlayer.objects.filter(user_id=bot_id).exists():
+            return False
+        table = seating.locked_table(table_id)
+        if not table.room.bots_allowed or table.status != Table.Status.WAITING:
+            return False
+        seat = table.seats.filter(index=seat_index, user__isnull=True).first()
+        if seat is None:
+            return False
+        elsewhere = Seat.objects.filter(user_id=bot_id).first()
+        if elsewhere is not None:
+            old = seating.locked_table(elsewhere.table_id)
+            if old.status != Table.Status.WAITING:
+                return False
+            Seat.objects.filter(pk=elsewhere.pk).update(user=None, is_ready=False,
+                                                        ready_deadline=None)
+            announce_seats(old.pk, old.room_id)
+        Seat.objects.filter(pk=seat.pk).update(user_id=bot_id, is_ready=True,
+                                               ready_deadline=None, connected=False)
+        announce_seats(table.pk, table.room_id)
+    return True
