@@ -10,6 +10,7 @@ import pytest
 
 from daily.models import CheckIn, GameDone
 from daily.services import check_in, checkin_key, claim_task, count_settled_game, daily_status
+from games.models import GameRecord
 from ledger.audit import ledger_violations
 from ledger.models import Kind, SystemAccount, Transaction
 from ledger.services import LedgerError, balance_of, system_account
@@ -140,3 +141,18 @@ def test_tomorrow_the_tasks_start_again(four):
     count_settled_game(record=record, events=events)
     tomorrow = datetime.now(SHANGHAI) + timedelta(days=1)
     assert daily_status(four[0], now=tomorrow).tasks[1].progress == 0
+
+
+@pytest.mark.django_db(transaction=True)  # the settlement runs once the game's step commits
+def test_a_game_settled_at_a_table_counts_through_the_settlements_signal():
+    from games.live.lifecycle import game_act
+    from games.testing.room_helpers import make_room, start_game_with_bots
+
+    me = player()
+    record = start_game_with_bots(me, make_room("daily"))
+    game_act(user_id=me.pk, game_id=record.pk, action="trustee", on=True)
+    record.refresh_from_db()
+    assert record.status == GameRecord.Status.ENDED and record.settled_at is not None
+    (done,) = GameDone.objects.filter(game=record)  # me only: the bots count for nothing
+    assert done.user_id == me.pk and done.finished
+    assert daily_status(me).tasks[0].progress == 1
