@@ -145,7 +145,7 @@ def test_tomorrow_the_tasks_start_again(four):
 
 @pytest.mark.django_db(transaction=True)  # the settlement runs once the game's step commits
 def test_a_game_settled_at_a_table_counts_through_the_settlements_signal():
-    from games.live.lifecycle import game_act
+    from games.live.lifecycle.act import game_act
     from games.testing.room_helpers import make_room, start_game_with_bots
 
     me = player()

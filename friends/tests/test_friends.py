@@ -12,7 +12,7 @@ from friends import invites, presence, services
 from friends.models import Block, FriendRequest, Friendship, Seen, TableInvite
 from friends.rematch import rematch
 from games.errors import ActionError
-from games.live.lifecycle import game_act
+from games.live.lifecycle.act import game_act
 from games.live.private_tables import private_table_join, private_table_open
 from games.live.seat_choice import seat_move
 from games.live.seating import room_quick_join, table_ready

@@ -6,7 +6,7 @@ import pytest
 
 from daily.models import GameDone
 from games.hooks.signals import game_settled
-from games.live.lifecycle import game_settle
+from games.live.lifecycle.end import game_settle
 from games.models import GameRecord
 from games.testing.room_helpers import make_player, make_room
 from games.testing.stored_games import stored_game
