@@ -11,6 +11,10 @@ import pytest
 from django.utils import translation
 from hypothesis import settings as hypothesis_settings
 
+# Fixtures any test may ask for by name (games.testing.fixtures): a channel-layer prefix
+# of its own, a game escaped, the browser.
+pytest_plugins = ["games.testing.fixtures"]
+
 # Hypothesis profiles (docs/testing.md). ``ci`` runs every property test at its full
 # count of examples (games.engine.tests.examples) and prints the blob that reproduces a
 # failure; ``dev`` runs a quarter of them for the inner loop. HYPOTHESIS_PROFILE picks one;

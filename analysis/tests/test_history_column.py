@@ -7,18 +7,13 @@ import pytest
 from django.urls import reverse
 
 from analysis.models import GameAnalysis
-from games.archive.tests.test_history import (  # noqa: F401, F811 (fixtures)
-    ended_game,
-    me,
-    others,
-    row_html,
-)
+from games.testing.history_helpers import ended_game, row_html
 from games.testing.room_helpers import make_room
 
 pytestmark = pytest.mark.django_db
 
 
-def test_a_row_shows_the_games_analysis_and_my_accuracy_in_it(client, me, others):  # noqa: F811
+def test_a_row_shows_the_games_analysis_and_my_accuracy_in_it(client, me, others):
     room = make_room("qq 积分")
     # me at seat 1; the summary has a row per human seat (analysis.compute.summarise).
     done = ended_game(room, [others[0], me, others[1], others[2]], minutes_ago=4)

@@ -16,7 +16,6 @@ from fair_play.bans import ban_status, check_may_sit
 from fair_play.escapes import escapers, record_escapes
 from fair_play.models import BanLift, EscapeRecord
 from games.errors import ActionError
-from games.live.lifecycle.act import game_act
 from games.live.lifecycle.deadlines import game_disconnected
 from games.live.seating import room_quick_join, table_create, table_sit
 from games.models import GameEvent, GameRecord, Room, Seat, TableSocket
@@ -37,21 +36,6 @@ def ladder_settings(settings):
 @pytest.fixture
 def room() -> Room:
     return make_room("qq 积分", escape_mode=Room.EscapeMode.END_GAME)
-
-
-@pytest.fixture
-def escape_of(django_capture_on_commit_callbacks):
-    """``escape_of(user, room)``: sit, start with bots, leave; the settlement runs on
-    commit (eager in tests)."""
-    def escape(user: User, room: Room) -> GameRecord:
-        record = start_game_with_bots(user, room)
-        with django_capture_on_commit_callbacks(execute=True):
-            game_act(user_id=user.pk, game_id=record.pk, action="leave")
-        record.refresh_from_db()
-        assert record.settled_at is not None
-        return record
-    return escape
-
 
 def time_passes(delta: timedelta) -> None:
     """Move every record back by ``delta``: as if that much time had passed."""

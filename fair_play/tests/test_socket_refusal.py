@@ -9,12 +9,11 @@ from fair_play.bans import ban_status
 from games.live.lifecycle.act import game_act
 from games.live.seating import table_create
 from games.models import Room, Seat
-from games.testing import live_helpers
 from games.testing.live_helpers import connect_all, make_person, make_room, run
 from games.testing.room_helpers import start_game_with_bots
 
-pytestmark = pytest.mark.django_db(transaction=True)
-private_channel_layer = live_helpers.private_channel_layer
+pytestmark = [pytest.mark.django_db(transaction=True),
+              pytest.mark.usefixtures("private_channel_layer")]
 
 
 def test_a_banned_players_socket_sit_is_refused(settings):

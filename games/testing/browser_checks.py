@@ -34,23 +34,6 @@ def launch_chromium(playwright: Playwright) -> Browser:
 
 
 @contextmanager
-def chromium_page(**context_options) -> Iterator[Page]:
-    """A page in a new headless Chromium. Start any server before: while the page is
-    open this process lets Django's ORM run beside the event loop that Playwright's
-    sync API keeps running in this thread (DJANGO_ALLOW_ASYNC_UNSAFE)."""
-    with chromium_pages(1, **context_options) as (page,):
-        yield page
-
-
-@contextmanager
-def chromium_pages(count: int, **context_options) -> Iterator[list[Page]]:
-    """``count`` pages, each in a browser context of its own (its own cookies: one
-    signed-in person each), in one headless Chromium; as for :func:`chromium_page`."""
-    with chromium_browser() as browser:
-        yield [browser.new_context(**context_options).new_page() for _ in range(count)]
-
-
-@contextmanager
 def chromium_browser() -> Iterator[Browser]:
     """Debian's Chromium, headless, for a test that makes its own contexts and pages;
     meanwhile the ORM may run beside Playwright's loop in this thread

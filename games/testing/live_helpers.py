@@ -12,12 +12,10 @@ from __future__ import annotations
 import asyncio
 import copy
 import json
-import os
 import uuid
 from collections.abc import Callable
 from datetime import timedelta
 
-import pytest
 from asgiref.sync import async_to_sync
 from channels.db import database_sync_to_async
 from channels.routing import URLRouter
@@ -48,18 +46,6 @@ db = database_sync_to_async
 
 
 # --- setup ------------------------------------------------------------------------------
-
-@pytest.fixture(autouse=True)
-def private_channel_layer(settings):
-    """A channel-layer prefix of this test's own: Redis pub/sub channels are global to
-    the server, and table ids restart at 1 in every test database, so two test runs
-    sharing a Redis (CI shards, two engineers) would otherwise hear each other."""
-    layers = copy.deepcopy(settings.CHANNEL_LAYERS)
-    layers["default"].setdefault("CONFIG", {})["prefix"] = \
-        f"test-{os.getpid()}-{uuid.uuid4().hex[:8]}"
-    settings.CHANNEL_LAYERS = layers  # channels resets its layers on setting_changed
-    yield
-
 
 def make_room(*, rule_set: str = "qq", **fields) -> Room:
     """A room with a preset (RULES §9), ``qq`` unless named; ``fields`` override the

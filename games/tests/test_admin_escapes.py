@@ -16,7 +16,6 @@ from django.urls import reverse
 from django.utils import timezone
 
 from accounts.models import User
-from games.live.lifecycle.act import game_act
 from games.models import GameEscape, GameEvent, GameRecord, Room, RuleSetConfig
 from games.testing.room_helpers import coin_room, make_player, make_room, start_game_with_bots
 from ledger.models import Kind, Transaction
@@ -32,20 +31,6 @@ CHANGELIST = "admin:games_gameescape_changelist"
 def staff(client):
     client.force_login(User.objects.create_superuser(username="boss", password="pw"))
     return client
-
-
-@pytest.fixture
-def escape_of(django_capture_on_commit_callbacks):
-    """``escape_of(user, room)``: start a game with bots and leave it, through the
-    services, running what follows the commit (the settlement task: eager in tests)."""
-    def escape(user: User, room: Room) -> GameRecord:
-        record = start_game_with_bots(user, room)
-        with django_capture_on_commit_callbacks(execute=True):
-            game_act(user_id=user.pk, game_id=record.pk, action="leave")
-        record.refresh_from_db()
-        return record
-    return escape
-
 
 def rows(response) -> list[GameEscape]:
     return list(response.context["cl"].result_list)

@@ -4,7 +4,9 @@ from __future__ import annotations
 
 import importlib
 import itertools
+import re
 import uuid
+from dataclasses import dataclass
 
 from accounts.models import Level, User
 from accounts.selectors import levels_of
@@ -71,3 +73,30 @@ def install_level_ladder() -> None:
     for number, title, min_points in RULES_LADDER:
         Level.objects.update_or_create(number=number,
                                        defaults={"title": title, "min_points": min_points})
+
+
+# --- the statement page (ledger.views) ---------------------------------------------------
+
+@dataclass(frozen=True)
+class Row:
+    leg: int
+    kind: str
+    label: str
+    amount: int
+    balance: int
+    what: str
+
+
+ROW = re.compile(
+    r'<tr class="entry kind-(?P<kind>[a-z_]+)" data-leg="(?P<leg>\d+)">.*?'
+    r'<td class="kind">(?P<label>.*?)</td>.*?'
+    r'<td class="num amount (?:plus|minus)">(?P<amount>[+-]\d+)</td>.*?'
+    r'<td class="num balance-after">(?P<balance>-?\d+)</td>.*?'
+    r'<td class="what">(?P<what>.*?)</td>', re.S)
+
+
+def rows_of(response) -> list[Row]:
+    assert response.status_code == 200
+    return [Row(int(match["leg"]), match["kind"], match["label"].strip(), int(match["amount"]),
+                int(match["balance"]), " ".join(match["what"].split()))
+            for match in ROW.finditer(response.content.decode())]

@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import itertools
 import re
-from dataclasses import dataclass
 from datetime import datetime, timedelta
 
 import pytest
@@ -18,7 +17,7 @@ from games.testing.room_helpers import coin_room
 from ledger.charts import points_chart
 from ledger.models import Currency, Leg
 from ledger.services import adjust_balance, correct_transaction, freeze_game_coins, grant_coins
-from ledger.tests.ledger_helpers import make_players, make_user, unique
+from ledger.tests.ledger_helpers import make_players, make_user, rows_of, unique
 
 pytestmark = pytest.mark.django_db
 
@@ -34,31 +33,6 @@ def game_key() -> str:
 def adjust(user, amount: int, currency: str = Currency.POINT, reason: str = "test"):
     return adjust_balance(user=user, currency=currency, amount=amount, reason=reason,
                           key=unique("adjust"))
-
-
-@dataclass(frozen=True)
-class Row:
-    leg: int
-    kind: str
-    label: str
-    amount: int
-    balance: int
-    what: str
-
-
-ROW = re.compile(
-    r'<tr class="entry kind-(?P<kind>[a-z_]+)" data-leg="(?P<leg>\d+)">.*?'
-    r'<td class="kind">(?P<label>.*?)</td>.*?'
-    r'<td class="num amount (?:plus|minus)">(?P<amount>[+-]\d+)</td>.*?'
-    r'<td class="num balance-after">(?P<balance>-?\d+)</td>.*?'
-    r'<td class="what">(?P<what>.*?)</td>', re.S)
-
-
-def rows_of(response) -> list[Row]:
-    assert response.status_code == 200
-    return [Row(int(match["leg"]), match["kind"], match["label"].strip(), int(match["amount"]),
-                int(match["balance"]), " ".join(match["what"].split()))
-            for match in ROW.finditer(response.content.decode())]
 
 
 def my_legs(user, currency: str) -> list[Leg]:

@@ -12,8 +12,7 @@ from games.models import GameRecord, Table
 from games.settlement.posting import settle_game
 from games.testing.room_helpers import coin_room
 from ledger.services import freeze_game_coins
-from ledger.tests.ledger_helpers import make_players, unique
-from ledger.tests.test_pages import rows_of
+from ledger.tests.ledger_helpers import make_players, rows_of, unique
 
 pytestmark = pytest.mark.django_db
 

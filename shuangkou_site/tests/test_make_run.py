@@ -29,10 +29,10 @@ from pathlib import Path
 
 import pytest
 from django.conf import settings
-from playwright.sync_api import Browser, Page, expect
+from playwright.sync_api import Page, expect
 
 from common.testing.server_helpers import ROOT, stop_server, wait_until_serving
-from games.testing.browser_checks import PageErrors, SocketLog, chromium_browser, wait_until
+from games.testing.browser_checks import PageErrors, SocketLog, wait_until
 from shuangkou_site.dev_database import EmbeddedPostgres
 
 pytestmark = pytest.mark.slow
@@ -91,25 +91,19 @@ def _serving_at(server: subprocess.Popen, log: Path) -> str:
     raise AssertionError(f"make run did not serve:\n{log.read_text()[-4000:]}")
 
 
-def new_page(browser: Browser) -> Page:
-    page = browser.new_context(viewport={"width": 1280, "height": 900},
-                               locale="zh-CN").new_page()
-    page.set_default_timeout(TIMEOUT_MS)
-    return page
-
-
-def test_a_newcomer_logs_in_as_demo_plays_bots_and_finds_the_replay(tmp_path, artifacts):
-    expect.set_options(timeout=TIMEOUT_MS)
+def test_a_newcomer_logs_in_as_demo_plays_bots_and_finds_the_replay(tmp_path, artifacts,
+                                                                     browser_site):
     log = artifacts / "make-run.log"
-    with make_run(tmp_path / "data", log) as served, chromium_browser() as browser:
+    with make_run(tmp_path / "data", log) as served:
         base = served.base
-        page = new_page(browser)
+        site = browser_site.attach(base, timeout_ms=TIMEOUT_MS)
+        page = site.new_page()
         errors, socket = PageErrors(page), SocketLog(page)
         try:
             log_in(page, base, "demo", "demo")
             check_home(page, base, offers_play_now=True)
             enter_the_qq_points_room(page)
-            play_to_the_result(page, socket, admin=new_page(browser), base=base)
+            play_to_the_result(page, socket, admin=site.new_page(), base=base)
             game = check_history_and_replay(page)
             check_home(page, base, offers_play_now=False)
         except Exception:

@@ -11,7 +11,6 @@ import pytest
 from games.live.seating import room_quick_join
 from games.live.sweeps import sweep_deadlines
 from games.models import GameEvent
-from games.testing import live_helpers
 from games.testing.live_helpers import (
     connect_all,
     db,
@@ -23,8 +22,8 @@ from games.testing.live_helpers import (
 )
 from shuangkou_site.tests.metrics_helpers import TOKEN, Samples, sample, scrape_here, total
 
-pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.slow]
-private_channel_layer = live_helpers.private_channel_layer
+pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.slow,
+              pytest.mark.usefixtures("private_channel_layer")]
 
 
 

@@ -9,19 +9,13 @@ from django.urls import reverse
 
 from accounts.models import User
 from games.live.lifecycle.end import game_settle
-from games.testing.room_helpers import coin_room, make_player, make_room
+from games.testing.room_helpers import coin_room, make_room
 from games.testing.stored_games import stored_game
 from stats.models import SeatBombs, SeatFacts
 from stats.services import game_facts_record
 from stats.tests.helpers import expected_for
 
 pytestmark = pytest.mark.django_db
-
-
-@pytest.fixture
-def players():
-    return [make_player(f"p{index}") for index in range(4)]
-
 
 def test_settling_a_game_stores_one_row_per_seat_with_its_bombs(players):
     room = make_room("qq 积分")

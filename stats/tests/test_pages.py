@@ -31,12 +31,6 @@ def settled_games(room, players, seeds):
         records.append(record)
     return records
 
-
-@pytest.fixture
-def players():
-    return [make_player(f"p{index}") for index in range(4)]
-
-
 @pytest.fixture
 def games(players):
     # 金游 百变双扣's sample games have bombs of 4 and 5 stars, escapes, wins and losses.

@@ -23,27 +23,18 @@ from games.live.game_queue import queued_games
 from games.live.lifecycle.act import game_act_on_loop
 from games.live.seating import room_quick_join
 from games.live.table_socket import act_at_table
-from games.live.tests.test_steps import _game_at_alices_turn, _log, _move
 from games.models import GameRecord
 from games.testing.live_helpers import (
     TableClient,
     connect_all,
     make_person,
     make_room,
-    private_channel_layer,
     run,
     start_game,
 )
+from games.testing.turn_helpers import a_legal_move, event_log, game_at_alices_turn
 
 pytestmark = pytest.mark.django_db(transaction=True)
-# Autouse: each test gets a channel-layer prefix of its own (see live_helpers).
-private_channel_layer = private_channel_layer
-
-
-@pytest.fixture
-def bots_wait(settings):
-    settings.GAMES_BOT_THINK_SECONDS = 5
-
 
 def _action_connections() -> int:
     with connection.cursor() as cursor:
@@ -73,8 +64,8 @@ async def database_thread_held():
 
 
 def test_an_action_lands_while_the_database_thread_is_held(bots_wait):
-    record, seat, alice = _game_at_alices_turn("held")
-    action, cards = _move(Game.replay(_log(record.pk)), seat)
+    record, seat, alice = game_at_alices_turn("held")
+    action, cards = a_legal_move(Game.replay(event_log(record.pk)), seat)
     payload = {"cards": cards} if action == "play" else {}
 
     async def scenario():
@@ -86,11 +77,11 @@ def test_an_action_lands_while_the_database_thread_is_held(bots_wait):
     assert thread_was_free is False  # the thread was held all along
     assert seq > record.seq  # and the action still landed
     assert GameRecord.objects.get(pk=record.pk).seq == seq
-    assert _log(record.pk)[record.seq]["seat"] == seat
+    assert event_log(record.pk)[record.seq]["seat"] == seat
 
 
 def test_a_loops_connections_close_with_it(bots_wait):
-    record, _seat, _alice = _game_at_alices_turn("closes")
+    record, _seat, _alice = game_at_alices_turn("closes")
 
     async def scenario():
         await action_pool.execute("SELECT 1", {})
@@ -119,9 +110,9 @@ def test_two_actions_on_one_game_take_turns_and_keep_the_engine_in_memory(bots_w
                                                                           monkeypatch):
     """The second waits for the first (games.live.game_queue) instead of loading the game
     on the database thread while the first holds the warm engine."""
-    record, seat, alice = _game_at_alices_turn("queued")
+    record, seat, alice = game_at_alices_turn("queued")
     warm_engines.remember(warm_engines.load(record.pk))  # as after the last action
-    action, cards = _move(Game.replay(_log(record.pk)), seat)
+    action, cards = a_legal_move(Game.replay(event_log(record.pk)), seat)
     loads = []
     load = warm_engines.load
     monkeypatch.setattr(warm_engines, "load", lambda game_id: loads.append(game_id)
@@ -140,7 +131,8 @@ def test_two_actions_on_one_game_take_turns_and_keep_the_engine_in_memory(bots_w
     assert isinstance(refused, ActionError) and refused.code == "stale"
     assert loads == []  # the engine never left memory for the database thread
     assert queued == 0
-    assert [event["seq"] for event in _log(record.pk)] == list(range(1, len(_log(record.pk)) + 1))
+    log = event_log(record.pk)
+    assert [event["seq"] for event in log] == list(range(1, len(log) + 1))
 
 
 def _pooled_connections_lent() -> int:

@@ -29,10 +29,7 @@ from games.live.private_tables import private_table_fill_bots, private_table_ope
 from games.live.seating import room_quick_join, table_ready
 from games.live.strong_bots import STRONG_MOVE_TASK, enqueue_strong_move, strong_move_from_log
 from games.live.sweeps import sweep_deadlines
-from games.live.tests.test_steps import _bots_to
-from games.live.tests.test_steps import _move as a_legal_move
 from games.models import GameRecord
-from games.testing import live_helpers
 from games.testing.live_helpers import (
     TableClient,
     counts_of_codes,
@@ -44,10 +41,10 @@ from games.testing.live_helpers import (
     run,
 )
 from games.testing.room_helpers import start_game_with_bots
+from games.testing.turn_helpers import a_legal_move, bots_to
 from ledger.audit import ledger_violations
 
 pytestmark = pytest.mark.django_db(transaction=True)
-private_channel_layer = live_helpers.private_channel_layer
 
 
 # --- helpers ------------------------------------------------------------------------------
@@ -286,7 +283,7 @@ def test_a_persons_action_returns_without_waiting_for_the_strong_bots_enqueue(
     alice = make_person("gina")
     record = start_game_with_bots(alice, make_room(bot_level="strong"))
     seat = record.players.index(alice.pk)
-    record = _bots_to(record, seat)
+    record = bots_to(record, seat)
     assert record.status == GameRecord.Status.PLAYING
     action, cards = a_legal_move(Game.replay(events_of(record.pk)), seat)
     queue = redis.Redis.from_url(settings.CELERY_BROKER_URL)

@@ -31,7 +31,6 @@ from ledger.models import Currency, SystemAccount
 from ledger.services import adjust_balance, balance_of, grant_coins, system_account
 
 pytestmark = pytest.mark.django_db(transaction=True)
-private_channel_layer = live_helpers.private_channel_layer
 
 N = 100
 COINS = 100_000

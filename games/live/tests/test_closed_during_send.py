@@ -28,11 +28,9 @@ from games.live.routing import websocket_urlpatterns
 from games.live.seating import room_quick_join, table_ready
 from games.management.commands.loadtest_prepare import _session_for
 from games.models import GameEvent, Seat, TableSocket
-from games.testing import live_helpers
 from games.testing.live_helpers import RECEIVE_SECONDS, db, make_person, make_room, run
 
 pytestmark = pytest.mark.django_db(transaction=True)
-private_channel_layer = live_helpers.private_channel_layer
 
 SITE_SOCKETS = AllowedHostsOriginValidator(AuthMiddlewareStack(URLRouter(websocket_urlpatterns)))
 

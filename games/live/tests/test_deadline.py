@@ -11,7 +11,6 @@ from games.live.lifecycle.act import game_act
 from games.live.seating import room_quick_join
 from games.live.snapshots import game_view
 from games.models import GameRecord
-from games.testing import live_helpers
 from games.testing.live_helpers import (
     TableClient,
     connect_all,
@@ -23,9 +22,6 @@ from games.testing.live_helpers import (
 )
 from games.testing.room_helpers import make_player, start_game_with_bots
 from games.testing.room_helpers import make_room as make_checked_room
-
-# Autouse: each test gets a channel-layer prefix of its own (see live_helpers).
-private_channel_layer = live_helpers.private_channel_layer
 
 
 @pytest.mark.django_db(transaction=True)

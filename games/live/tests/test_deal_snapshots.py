@@ -14,7 +14,6 @@ from games.live.broadcast import seat_group, table_group
 from games.live.lifecycle.deal import deal_snapshots
 from games.live.seating import room_quick_join, table_ready
 from games.models import GameRecord, Table
-from games.testing import live_helpers
 from games.testing.live_helpers import (
     RECEIVE_SECONDS,
     connect_all,
@@ -27,8 +26,6 @@ from games.testing.live_helpers import (
 )
 
 pytestmark = pytest.mark.django_db(transaction=True)
-# Autouse: each test gets a channel-layer prefix of its own (see live_helpers).
-private_channel_layer = live_helpers.private_channel_layer
 
 SEED_WITHOUT_SWAP = 1  # checked in the test: nobody changes seats at this deal
 SEED_WITH_SWAP = 4  # seats 0 and 3 swap (as in test_socket.py)

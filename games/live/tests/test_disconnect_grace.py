@@ -14,7 +14,6 @@ from django.utils import timezone
 from games.live import socket_rows, sweeps, warm_engines
 from games.live.seating import room_quick_join
 from games.models import Seat, TableSocket
-from games.testing import live_helpers
 from games.testing.live_helpers import (
     TableClient,
     connect_all,
@@ -27,7 +26,6 @@ from games.testing.live_helpers import (
 )
 
 pytestmark = pytest.mark.django_db(transaction=True)
-private_channel_layer = live_helpers.private_channel_layer
 
 GRACE = 60
 

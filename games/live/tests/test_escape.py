@@ -10,7 +10,6 @@ from django.utils import timezone
 from games.live import sweeps
 from games.live.seating import room_quick_join
 from games.models import GameRecord, Seat, Table
-from games.testing import live_helpers
 from games.testing.live_helpers import (
     connect_all,
     db,
@@ -27,8 +26,6 @@ from ledger.models import Currency, SystemAccount
 from ledger.services import balance_of, grant_coins, system_account
 
 pytestmark = pytest.mark.django_db(transaction=True)
-# Autouse: each test gets a channel-layer prefix of its own (see live_helpers).
-private_channel_layer = live_helpers.private_channel_layer
 
 STARTING_COINS = 100_000
 N, FEE = 100, 10  # the coin room's coefficient and fee

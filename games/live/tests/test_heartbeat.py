@@ -14,7 +14,6 @@ from django.utils import timezone
 from games.live import heartbeat
 from games.live.seating import room_quick_join
 from games.models import GameRecord, TableSocket
-from games.testing import live_helpers
 from games.testing.live_helpers import (
     RECEIVE_SECONDS,
     connect_all,
@@ -25,7 +24,6 @@ from games.testing.live_helpers import (
     start_game,
 )
 
-private_channel_layer = live_helpers.private_channel_layer
 PERIOD = 0.2
 
 

@@ -14,7 +14,6 @@ from games.live.language import connection_language
 from games.live.lobby import LobbyConsumer
 from games.live.refusals import engine_message
 from games.live.seating import room_quick_join
-from games.testing import live_helpers
 from games.testing.live_helpers import (
     TableClient,
     make_person,
@@ -26,8 +25,6 @@ from games.testing.live_helpers import (
 )
 
 pytestmark = pytest.mark.django_db(transaction=True)
-# Autouse: each test gets a channel-layer prefix of its own (see live_helpers).
-private_channel_layer = live_helpers.private_channel_layer
 
 HAN = re.compile(r"[\u3000-\u303f\u3400-\u9fff\uf900-\ufaff\uff00-\uffef]")
 

@@ -9,11 +9,9 @@ from games.errors import ActionError
 from games.live.message_fields import is_whole_number
 from games.live.seating import room_quick_join, table_sit
 from games.models import Seat
-from games.testing import live_helpers
 from games.testing.live_helpers import TableClient, db, make_person, make_room, run, seat_users
 
 pytestmark = pytest.mark.django_db(transaction=True)
-private_channel_layer = live_helpers.private_channel_layer
 
 NOT_SEATS = [True, False, "1", 1.0, [1], {"index": 1}]
 

@@ -18,7 +18,6 @@ from games.live import sweeps
 from games.live.broadcast import mark_undelivered, send_now, table_group
 from games.live.seating import room_quick_join
 from games.models import GameRecord
-from games.testing import live_helpers
 from games.testing.live_helpers import (
     connect_all,
     db,
@@ -30,7 +29,6 @@ from games.testing.live_helpers import (
     start_game,
 )
 
-private_channel_layer = live_helpers.private_channel_layer
 TURN_SECONDS = 20
 
 

@@ -11,11 +11,9 @@ from common.testing.threads import run_threads
 from games.errors import ActionError
 from games.live import quick_chat
 from games.live.seating import room_quick_join
-from games.testing import live_helpers
 from games.testing.live_helpers import TableClient, make_person, make_room, run
 
 pytestmark = pytest.mark.django_db(transaction=True)
-private_channel_layer = live_helpers.private_channel_layer
 
 
 def seated_and_watching():

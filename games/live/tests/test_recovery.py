@@ -12,7 +12,6 @@ from games.live import sweeps
 from games.live.seating import room_quick_join
 from games.live.snapshots import engine_snapshot
 from games.models import GameRecord, Seat, Table
-from games.testing import live_helpers
 from games.testing.live_helpers import (
     TableClient,
     connect_all,
@@ -32,8 +31,6 @@ from ledger.models import Currency
 from ledger.services import balance_of
 
 pytestmark = pytest.mark.django_db(transaction=True)
-# Autouse: each test gets a channel-layer prefix of its own (see live_helpers).
-private_channel_layer = live_helpers.private_channel_layer
 
 
 def engine_of(game_id: int):

@@ -10,7 +10,6 @@ import pytest
 from games.engine.patterns import best_beating, classify
 from games.engine.records import reading_from_dict
 from games.live.seating import room_quick_join
-from games.testing import live_helpers
 from games.testing.live_helpers import (
     CARD_BY_CODE,
     TableClient,
@@ -27,8 +26,6 @@ from games.testing.live_helpers import (
 )
 
 pytestmark = pytest.mark.django_db(transaction=True)
-# Autouse: each test gets a channel-layer prefix of its own (see live_helpers).
-private_channel_layer = live_helpers.private_channel_layer
 
 
 class Table:

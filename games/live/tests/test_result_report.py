@@ -10,7 +10,6 @@ import pytest
 from games.engine.game import Game
 from games.live.seating import room_quick_join
 from games.models import GameEvent, GameRecord
-from games.testing import live_helpers
 from games.testing.live_helpers import (
     TableClient,
     make_coin_room,
@@ -23,7 +22,6 @@ from ledger.models import Currency, Hold, Leg, SystemAccount, Transaction
 from ledger.services import balance_of, grant_coins
 
 pytestmark = pytest.mark.django_db(transaction=True)
-private_channel_layer = live_helpers.private_channel_layer
 
 COINS = 100_000
 N, FEE, STAKE = 100, 10, 50_000

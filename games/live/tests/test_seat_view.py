@@ -9,7 +9,6 @@ import pytest
 from games.live.seating import room_quick_join
 from games.live.snapshots import game_view
 from games.models import GameRecord
-from games.testing import live_helpers
 from games.testing.live_helpers import (
     TableClient,
     events_of,
@@ -20,8 +19,6 @@ from games.testing.live_helpers import (
 )
 
 pytestmark = pytest.mark.django_db(transaction=True)
-# Autouse: each test gets a channel-layer prefix of its own (see live_helpers).
-private_channel_layer = live_helpers.private_channel_layer
 
 VIEW_KEYS = {  # Game.view's
     "seq", "status", "rules", "players", "seat", "hand", "hand_counts", "turn", "leader",

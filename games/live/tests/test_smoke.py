@@ -5,13 +5,10 @@ from channels.testing import WebsocketCommunicator
 
 from games.live.seating import room_quick_join
 from games.models import GameRecord
-from games.testing import live_helpers
 from games.testing.live_helpers import APPLICATION, RECEIVE_SECONDS, make_person, make_room, run
 from ledger.audit import ledger_violations
 
 pytestmark = pytest.mark.django_db(transaction=True)
-# Autouse: each test gets a channel-layer prefix of its own (see live_helpers).
-private_channel_layer = live_helpers.private_channel_layer
 
 
 async def settled_event(communicator: WebsocketCommunicator) -> dict:

@@ -10,7 +10,6 @@ from channels.testing import WebsocketCommunicator
 from games.engine.tests.game_helpers import codes_in
 from games.live.seating import room_quick_join
 from games.models import GameRecord, Seat, Table
-from games.testing import live_helpers
 from games.testing.live_helpers import (
     APPLICATION,
     CARD_BY_CODE,
@@ -27,8 +26,6 @@ from ledger.models import Currency
 from ledger.services import balance_of
 
 pytestmark = pytest.mark.django_db(transaction=True)
-# Autouse: each test gets a channel-layer prefix of its own (see live_helpers).
-private_channel_layer = live_helpers.private_channel_layer
 
 
 # --- connecting ---------------------------------------------------------------------------

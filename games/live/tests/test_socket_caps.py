@@ -9,12 +9,9 @@ from channels.testing import WebsocketCommunicator
 
 from games.live import snapshots, socket_caps, table_socket
 from games.live.seating import room_quick_join
-from games.testing import live_helpers
 from games.testing.live_helpers import APPLICATION, connect_all, make_person, make_room, run
 
 pytestmark = pytest.mark.django_db(transaction=True)
-# Autouse: each test gets a channel-layer prefix of its own (see live_helpers).
-private_channel_layer = live_helpers.private_channel_layer
 
 
 async def opened(user, table_id: int, address: str | None = None):

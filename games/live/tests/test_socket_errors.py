@@ -12,7 +12,6 @@ from games.live.broadcast import table_group
 from games.live.seating import room_quick_join, table_create
 from games.live.table_socket import TableConsumer
 from games.models import Seat
-from games.testing import live_helpers
 from games.testing.live_helpers import (
     connect_all,
     db,
@@ -24,8 +23,6 @@ from games.testing.live_helpers import (
 )
 
 pytestmark = pytest.mark.django_db(transaction=True)
-# Autouse: each test gets a channel-layer prefix of its own (see live_helpers).
-private_channel_layer = live_helpers.private_channel_layer
 
 
 def seat_row(user) -> Seat:

@@ -13,16 +13,10 @@ from django.utils import timezone
 from games.engine.game import Game
 from games.live.append import Step, append_step, row_seq
 from games.live.step_io import ON_THREAD, run_now
-from games.live.tests.test_steps import _game_at_alices_turn, _log, _move
 from games.models import GameRecord
+from games.testing.turn_helpers import a_legal_move, event_log, game_at_alices_turn
 
 pytestmark = pytest.mark.django_db(transaction=True)
-
-
-@pytest.fixture
-def bots_wait(settings):
-    settings.GAMES_BOT_THINK_SECONDS = 5
-
 
 def test_run_now_gives_a_coroutines_result_and_its_errors():
     async def answer() -> int:
@@ -47,10 +41,10 @@ def test_run_now_refuses_a_coroutine_that_waits():
 def test_a_sync_callers_step_is_part_of_its_transaction(bots_wait):
     """The deal, the sweeper and a disconnect write their step inside the transaction
     that holds their lock: rolled back, it leaves nothing."""
-    record, seat, _alice = _game_at_alices_turn("rollback")
-    game = Game.replay(_log(record.pk))
+    record, seat, _alice = game_at_alices_turn("rollback")
+    game = Game.replay(event_log(record.pk))
     base = len(game.events)
-    action, cards = _move(game, seat)
+    action, cards = a_legal_move(game, seat)
     game.pass_turn(seat) if action == "pass" else game.play(seat, cards)
     step = Step(game=record.pk, base=base, events=game.events[base:], turn=game.turn,
                 deadline=timezone.now() + timedelta(seconds=30))
@@ -61,4 +55,4 @@ def test_a_sync_callers_step_is_part_of_its_transaction(bots_wait):
         raise RuntimeError("undone")
 
     assert GameRecord.objects.get(pk=record.pk).seq == base
-    assert len(_log(record.pk)) == base
+    assert len(event_log(record.pk)) == base

@@ -18,45 +18,14 @@ from games.live import warm_engines
 from games.live.append import Step, append_step
 from games.live.hints import game_hints
 from games.live.lifecycle.act import game_act, game_act_on_loop
-from games.live.lifecycle.deadlines import game_deadline
 from games.live.step_io import ON_LOOP, ON_THREAD, StepIO, run_now
 from games.live.table_socket import act_at_table
-from games.models import GameEvent, GameRecord
+from games.models import GameRecord
 from games.testing.live_helpers import run
 from games.testing.room_helpers import make_player, make_room, start_game_with_bots
+from games.testing.turn_helpers import a_legal_move, bots_to, event_log, game_at_alices_turn
 
 pytestmark = pytest.mark.django_db(transaction=True)
-
-
-def _log(game_id: int) -> list[dict]:
-    return list(GameEvent.objects.filter(game_id=game_id).order_by("seq")
-                .values_list("data", flat=True))
-
-
-def _bots_to(record: GameRecord, seat: int) -> GameRecord:
-    """Let the bots' turns expire (their think time is not 0 here) until ``seat``'s turn."""
-    for _turn in range(20):
-        record.refresh_from_db()
-        if record.status != GameRecord.Status.PLAYING or record.turn == seat:
-            return record
-        GameRecord.objects.filter(pk=record.pk).update(
-            deadline=timezone.now() - timedelta(seconds=1))
-        game_deadline(game_id=record.pk, seq=record.seq)
-    raise AssertionError("the bots never reached the seat")
-
-
-@pytest.fixture
-def bots_wait(settings):
-    # Bots and 托管 move on their deadlines, not within the action, so a test can stop
-    # between any two steps.
-    settings.GAMES_BOT_THINK_SECONDS = 5
-
-
-def _move(game: Game, seat: int) -> tuple[str, list[str] | None]:
-    """A legal move of ``seat`` on its turn: its smallest play, else a pass."""
-    plays = game_hints(game, seat)
-    return ("play", plays[0]) if plays else ("pass", None)
-
 
 def _act(user_id: int, game_id: int, move: tuple[str, list[str] | None], act=game_act,
          **kwargs) -> list:
@@ -74,13 +43,6 @@ def act(request):
     return request.param
 
 
-def _game_at_alices_turn(name: str) -> tuple[GameRecord, int, int]:
-    alice = make_player(name)
-    record = start_game_with_bots(alice, make_room(f"{name} room"))
-    seat = record.players.index(alice.pk)
-    return _bots_to(record, seat), seat, alice.pk
-
-
 def _append(step: Step, io: StepIO) -> bool:
     """The step's statement as each path runs it: from sync code on Django's connection,
     or from an event loop through its own connections."""
@@ -94,30 +56,30 @@ def test_a_step_lands_only_on_the_seq_it_was_computed_from(bots_wait, io):
     def writer(step: Step) -> bool:
         return _append(step, io)
 
-    record, seat, _alice = _game_at_alices_turn("writer")
-    game = Game.replay(_log(record.pk))
+    record, seat, _alice = game_at_alices_turn("writer")
+    game = Game.replay(event_log(record.pk))
     base = len(game.events)
-    action, cards = _move(game, seat)
+    action, cards = a_legal_move(game, seat)
     game.pass_turn(seat) if action == "pass" else game.play(seat, cards)
     events = game.events[base:]
     deadline = timezone.now() + timedelta(seconds=30)
     stale = Step(game=record.pk, base=base - 1, events=events, turn=game.turn, deadline=deadline)
     assert writer(stale) is False
     record.refresh_from_db()
-    assert record.seq == base and len(_log(record.pk)) == base  # nothing written
+    assert record.seq == base and len(event_log(record.pk)) == base  # nothing written
 
     step = Step(game=record.pk, base=base, events=events, turn=game.turn, deadline=deadline)
     assert writer(step) is True
     record.refresh_from_db()
     assert (record.seq, record.turn, record.deadline) == (len(game.events), game.turn, deadline)
-    assert _log(record.pk) == game.events
+    assert event_log(record.pk) == game.events
     assert writer(step) is False  # the same step twice: the row has moved on
 
 
 def test_one_statement_writes_a_step_on_postgresql(bots_wait):
-    record, seat, alice = _game_at_alices_turn("onestatement")
+    record, seat, alice = game_at_alices_turn("onestatement")
     warm_engines.remember(warm_engines.load(record.pk))  # as after the last action
-    move = _move(Game.replay(_log(record.pk)), seat)
+    move = a_legal_move(Game.replay(event_log(record.pk)), seat)
     with CaptureQueriesContext(connection) as queries:
         _act(alice, record.pk, move, client_seq=record.seq)
     assert len(queries) == 1, [query["sql"] for query in queries]
@@ -125,60 +87,61 @@ def test_one_statement_writes_a_step_on_postgresql(bots_wait):
 
 
 def test_an_engine_behind_the_row_is_reloaded_before_a_refusal(bots_wait, act):
-    record, seat, alice = _game_at_alices_turn("behind")
+    record, seat, alice = game_at_alices_turn("behind")
     behind = warm_engines.load(record.pk)
-    _act(alice, record.pk, _move(behind.game, seat), act=act, client_seq=record.seq)
-    record = _bots_to(record, seat)
+    _act(alice, record.pk, a_legal_move(behind.game, seat), act=act, client_seq=record.seq)
+    record = bots_to(record, seat)
     assert record.status == GameRecord.Status.PLAYING
     # Another process moved the game: this one still holds the engine of before.
     warm_engines.remember(behind)
-    current = Game.replay(_log(record.pk))
-    action, cards = _move(current, seat)
+    current = Game.replay(event_log(record.pk))
+    action, cards = a_legal_move(current, seat)
     # The old engine calls the client's seq stale; the committed state does not.
     events = _act(alice, record.pk, (action, cards), act=act, client_seq=record.seq)
     assert events and events[0]["seq"] == record.seq + 1
     current.pass_turn(seat) if action == "pass" else current.play(seat, cards)
-    assert [event["seq"] for event in _log(record.pk)] == list(range(1, len(current.events) + 1))
-    assert _log(record.pk)[: len(current.events)] == current.events
+    assert [event["seq"] for event in event_log(record.pk)] == \
+        list(range(1, len(current.events) + 1))
+    assert event_log(record.pk)[: len(current.events)] == current.events
 
 
 def test_an_action_the_old_engine_accepts_gets_the_committed_states_answer(bots_wait, act):
-    record, seat, alice = _game_at_alices_turn("accepts")
+    record, seat, alice = game_at_alices_turn("accepts")
     behind = warm_engines.load(record.pk)
     cards = game_hints(behind.game, seat)[0]  # alice's turn: she can always play
     act(user_id=alice, game_id=record.pk, action="play", cards=cards,
              client_seq=record.seq)
-    record = _bots_to(record, seat)
+    record = bots_to(record, seat)
     assert record.status == GameRecord.Status.PLAYING
     warm_engines.remember(behind)
     # The same cards again, without a seq: legal on the old engine (it was this seat's
     # turn there too), so only the write can tell the engine was behind.
-    expected = Game.replay(_log(record.pk))
+    expected = Game.replay(event_log(record.pk))
     try:
         expected.play(seat, cards)
     except GameError:
         expected = None
-    before = _log(record.pk)
+    before = event_log(record.pk)
     if expected is None:
         with pytest.raises(ActionError):
             act(user_id=alice, game_id=record.pk, action="play", cards=cards)
-        assert _log(record.pk) == before
+        assert event_log(record.pk) == before
     else:
         act(user_id=alice, game_id=record.pk, action="play", cards=cards)
-        assert _log(record.pk)[: len(expected.events)] == expected.events
+        assert event_log(record.pk)[: len(expected.events)] == expected.events
 
 
 def test_a_refusal_on_a_current_engine_changes_nothing(bots_wait, act):
-    record, seat, alice = _game_at_alices_turn("refused")
-    before = _log(record.pk)
+    record, seat, alice = game_at_alices_turn("refused")
+    before = event_log(record.pk)
     with pytest.raises(ActionError) as refused:
         act(user_id=alice, game_id=record.pk, action="play", cards=["XX"],
                  client_seq=record.seq)
     assert refused.value.code != "busy"
-    assert _log(record.pk) == before
+    assert event_log(record.pk) == before
     with pytest.raises(ActionError) as stale:
         act(user_id=alice, game_id=record.pk, action="pass", client_seq=record.seq - 1)
-    assert stale.value.code == "stale" and _log(record.pk) == before
+    assert stale.value.code == "stale" and event_log(record.pk) == before
 
 
 def test_a_table_whose_known_game_has_ended_acts_on_its_current_game(bots_wait):
@@ -187,9 +150,9 @@ def test_a_table_whose_known_game_has_ended_acts_on_its_current_game(bots_wait):
     old = start_game_with_bots(bob, ended)
     game_act(user_id=bob.pk, game_id=old.pk, action="leave")  # an escape ends it
     assert GameRecord.objects.get(pk=old.pk).status == GameRecord.Status.ENDED
-    record, seat, alice = _game_at_alices_turn("tablegame")
+    record, seat, alice = game_at_alices_turn("tablegame")
     # This process last saw another game at alice's table (it ended since).
     warm_engines.note_table_game(record.table_id, old.pk)
     run(lambda: act_at_table(record.table_id, alice, "trustee", None, {"on": True}))
-    assert _log(record.pk)[-1]["type"] == "trustee"
+    assert event_log(record.pk)[-1]["type"] == "trustee"
     assert warm_engines.table_game(record.table_id) == record.pk

@@ -11,11 +11,8 @@ from games.errors import ActionError
 from games.live import sweeps, timing
 from games.live.lifecycle.act import game_act
 from games.models import GameRecord
-from games.testing import live_helpers
 from games.testing.live_helpers import expire_turn
 from games.testing.room_helpers import make_player, make_room, start_game_with_bots
-
-private_channel_layer = live_helpers.private_channel_layer
 
 
 def timing_lines(caplog, what: str) -> list[str]:

@@ -12,23 +12,26 @@ ready, and run Celery tasks eagerly: the game settles inside the server process.
 from __future__ import annotations
 
 import re
-from pathlib import Path
 
 import pytest
 from playwright.sync_api import Page, expect
 
 from accounts.models import User
-from common.testing.server_helpers import SITE_APP_WITH_STATIC, served
 from games.models import GameEvent, GameRecord, Room, Seat
 from games.testing.browser_checks import (
-    PageErrors,
-    SocketLog,
-    assert_accessible,
-    chromium_page,
     focused,
     tab_stops,
     tab_to,
     wait_until,
+)
+from games.testing.browser_visits import (
+    Visit,
+    ask_hint,
+    hint_turn,
+    new_visit,
+    pass_and_check,
+    play_and_check,
+    signed,
 )
 from games.testing.room_helpers import make_room, presets
 from ledger.models import Currency, Leg
@@ -47,65 +50,26 @@ DESKTOP = {"width": 1280, "height": 900}
 PHONE = {"width": 390, "height": 844}
 
 
-def signed(value: int) -> str:
-    return f"{value:+d}"
-
-
-class Visit:
-    """The browser session of one person, with its checks and screenshots."""
-
-    def __init__(self, page: Page, base_url: str, artifacts: Path) -> None:
-        self.page = page
-        self.base_url = base_url
-        self.artifacts = artifacts
-        self.errors = PageErrors(page)
-        self.socket = SocketLog(page)
-        self.shots: list[Path] = []
-
-    def goto(self, path: str) -> None:
-        self.page.goto(self.base_url + path)
-
-    def shot(self, name: str, *, full_page: bool = True) -> None:
-        path = self.artifacts / f"{len(self.shots) + 1:02d}-{name}.png"
-        self.page.screenshot(path=path, full_page=full_page)
-        self.shots.append(path)
-
-    def check(self, where: str) -> None:
-        """The page so far raised no error, and passes the accessibility checks."""
-        assert self.errors.errors == [], f"{where}: {self.errors.errors}"
-        assert_accessible(self.page, where)
-
-    def strings(self) -> dict[str, str]:
-        return self.page.evaluate(
-            "() => JSON.parse(document.getElementById('table-strings').textContent)")
-
-    def text(self, key: str, **params) -> str:
-        return re.sub(r"%\((\w+)\)s", lambda match: str(params[match[1]]), self.strings()[key])
-
-
 def test_a_person_signs_up_plays_a_game_in_the_browser_and_finds_its_replay_and_points(
-        artifacts):
+        artifacts, browser_site):
     presets()
     room = make_room("浏览器测试积分场", "qq", kind=Room.Kind.POINTS, bots_allowed=True,
                      turn_seconds=120, first_turn_seconds=120)
-    with served(1, SITE_APP_WITH_STATIC) as (port,), \
-            chromium_page(viewport=DESKTOP, locale="zh-CN") as page:
-        # zh-CN: the pages' own language, whatever a language switch may choose.
-        page.set_default_timeout(TIMEOUT_MS)
-        expect.set_options(timeout=TIMEOUT_MS)
-        visit = Visit(page, f"http://127.0.0.1:{port}", artifacts)
-        try:
-            user = sign_up(visit)
-            table_id = enter_room(visit, room)
-            record = play_one_game(visit, user, table_id)
-            check_history_and_replay(visit, user, record)
-            check_points_statement(visit, user, record)
-        except Exception:
-            # What the browser showed when it failed, for whoever reads the CI log.
-            visit.shot("failure")
-            (artifacts / "failure.html").write_text(page.content(), encoding="utf-8")
-            raise
-        assert visit.errors.errors == []
+    site = browser_site.serve(timeout_ms=TIMEOUT_MS)
+    visit = new_visit(site, artifacts, DESKTOP)
+    page = visit.page
+    try:
+        user = sign_up(visit)
+        table_id = enter_room(visit, room)
+        record = play_one_game(visit, user, table_id)
+        check_history_and_replay(visit, user, record)
+        check_points_statement(visit, user, record)
+    except Exception:
+        # What the browser showed when it failed, for whoever reads the CI log.
+        visit.shot("failure")
+        (artifacts / "failure.html").write_text(page.content(), encoding="utf-8")
+        raise
+    assert visit.errors.errors == []
     assert any(path.name.endswith("-table-phone.png") for path in visit.shots)
 
 
@@ -226,65 +190,6 @@ def play_one_game(visit: Visit, user: User, table_id: int) -> GameRecord:
     points = record.settlement["points"][seat]
     assert points != 0, f"this test's game moved no points: {record.result}"
     return record
-
-
-def hint_turn(visit: Visit) -> None:
-    """Hint, then Play what it selected; Pass when nothing beats the table."""
-    page = visit.page
-    hints = ask_hint(visit, lambda: page.locator("#hint-button").click())
-    if hints:
-        play_and_check(visit, lambda: page.locator("#play-button").click())
-    else:
-        expect(page.locator("#notice")).to_have_text(visit.text("no_hints"))
-        pass_and_check(visit, lambda: page.locator("#pass-button").click())
-
-
-def ask_hint(visit: Visit, press) -> list[str]:
-    """Press Hint; the server's first suggestion is then the selection."""
-    page = visit.page
-    asked = len(visit.socket.of_type("hints"))
-    press()
-    wait_until(page, lambda: len(visit.socket.of_type("hints")) > asked, "the hints")
-    plays = visit.socket.of_type("hints")[-1]["plays"]
-    if plays:
-        expect(page.locator('#hand button[aria-pressed="true"]')).to_have_count(len(plays[0]))
-        selected = page.locator('#hand button[aria-pressed="true"]').evaluate_all(
-            "(cards) => cards.map((card) => card.dataset.card)")
-        assert sorted(selected) == sorted(plays[0])
-    return plays
-
-
-def play_and_check(visit: Visit, press) -> None:
-    """Play the selection; those cards leave the hand and lie on my seat."""
-    page = visit.page
-    selected = page.locator('#hand button[aria-pressed="true"]').evaluate_all(
-        "(cards) => cards.map((card) => card.dataset.card)")
-    before = page.locator("#hand button[data-card]").count()
-    seq = int(page.locator("#table-page").get_attribute("data-seq"))
-    press()
-    wait_for_seq_after(page, seq)
-    plays = [event for event in visit.socket.events()
-             if event["type"] == "play" and event["seq"] > seq and event["by"] == "player"]
-    assert plays and sorted(plays[0]["cards"]) == sorted(selected), "the server took my play"
-    if not page.locator("#result-panel").is_visible() and page.locator("#hand").is_visible():
-        expect(page.locator("#hand button[data-card]")).to_have_count(before - len(selected))
-        for code in selected:
-            expect(page.locator(f'#hand button[data-card="{code}"]')).to_have_count(0)
-
-
-def pass_and_check(visit: Visit, press) -> None:
-    page = visit.page
-    seq = int(page.locator("#table-page").get_attribute("data-seq"))
-    press()
-    wait_for_seq_after(page, seq)
-    passes = [event for event in visit.socket.events()
-              if event["type"] == "pass" and event["seq"] > seq]
-    assert passes and passes[0]["by"] == "player"
-
-
-def wait_for_seq_after(page: Page, seq: int) -> None:
-    page.wait_for_function(
-        "(seq) => Number(document.getElementById('table-page').dataset.seq) > seq", arg=seq)
 
 
 def keyboard_turn(visit: Visit) -> bool:

@@ -17,10 +17,9 @@ from django.urls import reverse
 from playwright.sync_api import Page, expect
 from websockets.sync.client import connect
 
-from common.testing.server_helpers import SITE_APP_WITH_STATIC, served
 from games.live.private_tables import private_table_join
 from games.models import GameRecord, PrivateTable, Seat
-from games.testing.browser_checks import PageErrors, assert_accessible, chromium_pages
+from games.testing.browser_checks import PageErrors, assert_accessible
 from games.testing.room_helpers import make_player, make_room, presets
 from ledger.audit import ledger_violations
 
@@ -55,78 +54,75 @@ def receive_until(socket, kind: str) -> dict:
             return message
 
 
-def test_four_friends_meet_at_a_private_table_by_link_and_code(artifacts):
+def test_four_friends_meet_at_a_private_table_by_link_and_code(artifacts, browser_site):
     presets()
     room = make_room("好友积分场", "qq", turn_seconds=120, first_turn_seconds=120)
     for name in ("房主", "阿美"):
         make_player(name)
-    with served(1, SITE_APP_WITH_STATIC) as (port,), \
-            chromium_pages(2, viewport=DESKTOP, locale="zh-CN") as (host, friend):
-        base = f"http://127.0.0.1:{port}"
-        pages = {"host": host, "friend": friend}
-        errors = {name: PageErrors(page) for name, page in pages.items()}
-        for page in pages.values():
-            page.set_default_timeout(TIMEOUT_MS)
-        expect.set_options(timeout=TIMEOUT_MS)
+    site = browser_site.serve(timeout_ms=TIMEOUT_MS)
+    host, friend = site.new_page(DESKTOP), site.new_page(DESKTOP)
+    base = site.base
+    pages = {"host": host, "friend": friend}
+    errors = {name: PageErrors(page) for name, page in pages.items()}
 
-        def check(name: str, where: str, shot: str) -> None:
-            pages[name].screenshot(path=artifacts / f"{shot}.png", full_page=True)
-            assert errors[name].errors == [], f"{where}: {errors[name].errors}"
-            assert_accessible(pages[name], where)
+    def check(name: str, where: str, shot: str) -> None:
+        pages[name].screenshot(path=artifacts / f"{shot}.png", full_page=True)
+        assert errors[name].errors == [], f"{where}: {errors[name].errors}"
+        assert_accessible(pages[name], where)
 
-        sockets = []
-        closing = ExitStack()
-        try:
-            log_in(host, base, "房主")
-            host.goto(base + reverse("lobby"))
-            check("host", "lobby", "01-lobby")
-            host.get_by_label("房间").select_option(str(room.pk))
-            host.get_by_role("button", name="开好友房").click()
-            host.wait_for_url(re.compile(r"/tables/\d+/$"))
-            private = PrivateTable.objects.get(host__username="房主")
-            expect(host.locator(".invite-code")).to_have_text(private.code)
-            invite = host.get_by_role("link", name="邀请链接").get_attribute("href")
-            check("host", "the private table", "02-host-table")
+    sockets = []
+    closing = ExitStack()
+    try:
+        log_in(host, base, "房主")
+        host.goto(base + reverse("lobby"))
+        check("host", "lobby", "01-lobby")
+        host.get_by_label("房间").select_option(str(room.pk))
+        host.get_by_role("button", name="开好友房").click()
+        host.wait_for_url(re.compile(r"/tables/\d+/$"))
+        private = PrivateTable.objects.get(host__username="房主")
+        expect(host.locator(".invite-code")).to_have_text(private.code)
+        invite = host.get_by_role("link", name="邀请链接").get_attribute("href")
+        check("host", "the private table", "02-host-table")
 
-            log_in(friend, base, "阿美")
-            friend.goto(base + invite)
-            expect(friend.locator("h1")).to_have_text("好友房邀请")
-            check("friend", "the invite page", "03-invite")
-            assert not Seat.objects.filter(user__username="阿美").exists()  # a GET seats nobody
-            friend.get_by_role("button", name="入座").click()
-            friend.wait_for_url(base + reverse("table", args=[private.table_id]))
-            expect(friend.locator(".invite-code")).to_have_text(private.code)
+        log_in(friend, base, "阿美")
+        friend.goto(base + invite)
+        expect(friend.locator("h1")).to_have_text("好友房邀请")
+        check("friend", "the invite page", "03-invite")
+        assert not Seat.objects.filter(user__username="阿美").exists()  # a GET seats nobody
+        friend.get_by_role("button", name="入座").click()
+        friend.wait_for_url(base + reverse("table", args=[private.table_id]))
+        expect(friend.locator(".invite-code")).to_have_text(private.code)
 
-            # Two more friends, by the code, on plain table sockets.
-            for name in ("小林", "老陈"):
-                player = make_player(name)
-                private_table_join(user=player, code=private.code)
-                sockets.append(closing.enter_context(table_socket(port, player,
-                                                                  private.table_id)))
-            for socket in sockets:
-                receive_until(socket, "snapshot")
-                socket.send(json.dumps({"type": "ready"}))
-            for page in (host, friend):
-                expect(page.locator("#ready-button")).to_be_visible()
-                page.locator("#ready-button").click()
-            for socket in sockets:
-                receive_until(socket, "events")
-            record = GameRecord.objects.get(table_id=private.table_id)
-            assert record.series_id is not None
-            assert sorted(record.players) == sorted(
-                Seat.objects.filter(table_id=private.table_id).values_list("user_id", flat=True))
-            for name, page in pages.items():
-                expect(page.locator("#table-page")).to_have_attribute("data-status", "playing")
-                expect(page.locator("#hand .card").first).to_be_visible()
-                check(name, "the game at the private table", f"04-{name}-playing")
+        # Two more friends, by the code, on plain table sockets.
+        for name in ("小林", "老陈"):
+            player = make_player(name)
+            private_table_join(user=player, code=private.code)
+            sockets.append(closing.enter_context(table_socket(site.port, player,
+                                                              private.table_id)))
+        for socket in sockets:
+            receive_until(socket, "snapshot")
+            socket.send(json.dumps({"type": "ready"}))
+        for page in (host, friend):
+            expect(page.locator("#ready-button")).to_be_visible()
+            page.locator("#ready-button").click()
+        for socket in sockets:
+            receive_until(socket, "events")
+        record = GameRecord.objects.get(table_id=private.table_id)
+        assert record.series_id is not None
+        assert sorted(record.players) == sorted(
+            Seat.objects.filter(table_id=private.table_id).values_list("user_id", flat=True))
+        for name, page in pages.items():
+            expect(page.locator("#table-page")).to_have_attribute("data-status", "playing")
+            expect(page.locator("#hand .card").first).to_be_visible()
+            check(name, "the game at the private table", f"04-{name}-playing")
 
-            # The lobby of someone else lists no private table.
-            friend.goto(base + reverse("lobby"))
-            expect(friend.locator(f"#lobby-table-{private.table_id}")).to_have_count(0)
-        except Exception:
-            for name, page in pages.items():
-                page.screenshot(path=artifacts / f"failure-{name}.png", full_page=True)
-            raise
-        finally:
-            closing.close()
+        # The lobby of someone else lists no private table.
+        friend.goto(base + reverse("lobby"))
+        expect(friend.locator(f"#lobby-table-{private.table_id}")).to_have_count(0)
+    except Exception:
+        for name, page in pages.items():
+            page.screenshot(path=artifacts / f"failure-{name}.png", full_page=True)
+        raise
+    finally:
+        closing.close()
     assert ledger_violations() == []

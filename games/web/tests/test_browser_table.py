@@ -21,26 +21,30 @@ from __future__ import annotations
 
 import re
 from collections import Counter
-from pathlib import Path
 
 import pytest
 from django.conf import settings
 from django.urls import reverse
-from playwright.sync_api import Browser, Page, expect
+from playwright.sync_api import Page, expect
 
 from accounts.models import User
-from common.testing.server_helpers import SITE_APP_WITH_STATIC, served
 from games.live.seating import room_quick_join
 from games.models import GameEvent, GameRecord, Room, Seat
-from games.testing.browser_checks import chromium_browser, wait_until
+from games.testing.browser_checks import wait_until
+from games.testing.browser_visits import (
+    Visit,
+    hint_turn,
+    log_in,
+    new_visit,
+    open_table,
+    signed,
+)
 from games.testing.room_helpers import coin_room, make_player, presets
-from games.web.tests.test_browser_e2e import Visit, hint_turn, signed
 from ledger.models import Currency, Leg, SystemAccount
 from ledger.selectors import coin_wallet
 
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.slow]
 
-PASSWORD = "pw"  # make_player's
 TIMEOUT_MS = 30_000
 DESKTOP = {"width": 1280, "height": 800}
 PHONE = {"width": 390, "height": 844}
@@ -50,59 +54,36 @@ RANKS = ["3", "4", "5", "6", "7", "8", "9", "T", "J", "Q", "K", "A", "2", "SJ", 
 BOMB_TYPES = {"bomb", "chain_bomb", "joker_bomb"}
 
 
-def test_a_coin_game_on_the_card_table_with_a_spectator(artifacts):
+def test_a_coin_game_on_the_card_table_with_a_spectator(artifacts, browser_site):
     presets()
     room = coin_room("浏览器金币场", bots_allowed=True, turn_seconds=120, first_turn_seconds=120)
     player = make_player("table_player", coins=100_000)
     watcher = make_player("table_watcher")
     # The server with production's disconnect grace (the test settings have none).
     grace = {"DJANGO_SETTINGS_MODULE": "shuangkou_site.settings.browser"}
-    with served(1, SITE_APP_WITH_STATIC, env=grace) as (port,), chromium_browser() as browser:
-        base = f"http://127.0.0.1:{port}"
-        expect.set_options(timeout=TIMEOUT_MS)
-        mine = new_visit(browser, base, artifacts, "player", DESKTOP)
-        theirs = new_visit(browser, base, artifacts / "spectator", "spectator", DESKTOP)
-        try:
-            log_in(mine, player)
-            log_in(theirs, watcher)
-            room_quick_join(user=player, room_id=room.pk)
-            table_id = Seat.objects.get(user=player).table_id
-            open_table(mine, table_id)
-            check_room_terms(mine, room)
-            mine.page.locator("#ready-button").click()
-            expect(mine.page.locator("#table-page")).to_have_attribute("data-status", "playing")
-            record = GameRecord.objects.get(table_id=table_id)
-            seat = record.players.index(player.pk)
-            play_the_table(mine, theirs, record, seat, table_id)
-            record = check_result(mine, player, table_id, seat)
-        except Exception:
-            for visit in (mine, theirs):
-                visit.shot("failure")
-                (visit.artifacts / "failure.html").write_text(visit.page.content(), "utf-8")
-            raise
+    site = browser_site.serve(env=grace, timeout_ms=TIMEOUT_MS)
+    mine = new_visit(site, artifacts, DESKTOP)
+    theirs = new_visit(site, artifacts / "spectator", DESKTOP)
+    try:
+        log_in(mine, player)
+        log_in(theirs, watcher)
+        room_quick_join(user=player, room_id=room.pk)
+        table_id = Seat.objects.get(user=player).table_id
+        open_table(mine, table_id)
+        check_room_terms(mine, room)
+        mine.page.locator("#ready-button").click()
+        expect(mine.page.locator("#table-page")).to_have_attribute("data-status", "playing")
+        record = GameRecord.objects.get(table_id=table_id)
+        seat = record.players.index(player.pk)
+        play_the_table(mine, theirs, record, seat, table_id)
+        record = check_result(mine, player, table_id, seat)
+    except Exception:
         for visit in (mine, theirs):
-            assert visit.errors.errors == [], visit.errors.errors
-
-
-def new_visit(browser: Browser, base: str, folder: Path, name: str, viewport) -> Visit:
-    folder.mkdir(parents=True, exist_ok=True)
-    page = browser.new_context(viewport=viewport, locale="zh-CN").new_page()
-    page.set_default_timeout(TIMEOUT_MS)
-    return Visit(page, base, folder)
-
-
-def log_in(visit: Visit, user: User) -> None:
-    page = visit.page
-    visit.goto(reverse("login"))
-    page.get_by_label(re.compile(r"^用户名")).fill(user.username)
-    page.get_by_label(re.compile(r"^密码")).fill(PASSWORD)
-    page.get_by_role("main").get_by_role("button", name="登录").click()
-    expect(page.get_by_role("navigation").get_by_role("link", name=user.nickname)).to_be_visible()
-
-
-def open_table(visit: Visit, table_id: int) -> None:
-    visit.goto(reverse("table", args=[table_id]))
-    expect(visit.page.locator("#table-page")).to_have_attribute("data-connection", "open")
+            visit.shot("failure")
+            (visit.artifacts / "failure.html").write_text(visit.page.content(), "utf-8")
+        raise
+    for visit in (mine, theirs):
+        assert visit.errors.errors == [], visit.errors.errors
 
 
 def check_room_terms(visit: Visit, room: Room) -> None:

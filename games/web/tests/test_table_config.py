@@ -10,8 +10,8 @@ from django.urls import reverse
 from games.live.quick_chat import PHRASES
 from games.live.seating import room_quick_join, table_ready
 from games.rule_set_names import rule_set_name
+from games.testing.html_helpers import json_block
 from games.testing.live_helpers import make_coin_room, make_person, make_room
-from games.web.tests.test_table_page import json_block
 from ledger.models import Currency
 from ledger.services import adjust_balance, grant_coins
 

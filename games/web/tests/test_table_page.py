@@ -1,7 +1,6 @@
 """The table page (templates/games/table.html, static/js/table/) and the socket's
 ``hint`` message it uses (docs/protocol.md, "hints")."""
 
-import json
 import re
 
 import pytest
@@ -20,6 +19,7 @@ from games.live.hints import game_hints
 from games.live.seating import room_quick_join, table_ready
 from games.models import GameRecord, Table
 from games.testing import live_helpers
+from games.testing.html_helpers import json_block
 from games.testing.live_helpers import (
     CARD_BY_CODE,
     TableClient,
@@ -31,18 +31,12 @@ from games.testing.live_helpers import (
     start_game,
 )
 
-# Autouse: each test gets a channel-layer prefix of its own (see live_helpers).
-private_channel_layer = live_helpers.private_channel_layer
+# Each test talks on a channel-layer prefix of its own (games.testing.fixtures).
+pytestmark = pytest.mark.usefixtures("private_channel_layer")
 
 GAME_BUTTONS = {"play-button": "出牌", "pass-button": "过", "hint-button": "提示",
                 "trustee-toggle": "托管", "leave-button": "离开对局"}
 
-
-def json_block(html: str, element_id: str) -> dict:
-    match = re.search(rf'<script id="{element_id}" type="application/json">(.*?)</script>',
-                      html, re.S)
-    assert match, f"no JSON block #{element_id}"
-    return json.loads(match.group(1))
 
 
 def button_label(html: str, element_id: str) -> str:
