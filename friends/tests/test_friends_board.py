@@ -7,7 +7,7 @@ import pytest
 
 from friends import services as friends
 from stats.boards import total_points, weekly_points
-from stats.tests.test_boards import ROW, person, points
+from stats.tests.board_helpers import ROW, person, points
 
 pytestmark = pytest.mark.django_db
 

@@ -3,38 +3,16 @@ never ranked. The friends board's tests are friends'."""
 
 from __future__ import annotations
 
-import re
-import uuid
-from datetime import datetime, timedelta
-from unittest import mock
+from datetime import datetime
 from zoneinfo import ZoneInfo
 
 import pytest
-from django.utils import timezone
 
-from accounts.models import User
 from games.models import BotPlayer
-from ledger.services import adjust_balance
 from stats.boards import week_start, weekly_points
+from stats.tests.board_helpers import ROW, person, points
 
 pytestmark = pytest.mark.django_db
-
-ROW = re.compile(r'data-user="(\d+)">\s*<td class="num rank">(\d+)</td>.*?'
-                 r'<td class="num points">(-?\d+)</td>', re.S)
-
-
-def person(name: str, **extra) -> User:
-    return User.objects.create_user(username=f"{name}-{uuid.uuid4().hex[:4]}", nickname=name,
-                                    password="pw", **extra)
-
-
-def points(user: User, amount: int, *, days_ago: int = 0) -> None:
-    """A posting of points made ``days_ago`` (the ledger is append-only: the clock is
-    moved while it is written)."""
-    then = timezone.now() - timedelta(days=days_ago)
-    with mock.patch("django.utils.timezone.now", return_value=then):
-        adjust_balance(user=user, currency="point", amount=amount, reason="test",
-                       key=f"test:{uuid.uuid4().hex}")
 
 
 def test_the_week_begins_on_monday_at_midnight_in_beijing():
