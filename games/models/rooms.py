@@ -94,6 +94,7 @@ class BotLevel(models.TextChoices):
 
     EASY = "easy", _("简单（托管出牌）")
     TABLE = "table", _("普通")
+    EXPERT = "expert", _("高手")
     STRONG = "strong", _("强")
 
 
@@ -129,8 +130,13 @@ class Room(models.Model):
     bot_level = models.CharField(
         _("机器人水平"), max_length=8, choices=BotLevel.choices, default=BotLevel.TABLE,
         help_text=_("补位机器人怎样出牌：简单＝托管的出法（能压就用最小的同型牌，"
-                    "不用炸弹）；普通＝一般牌桌的出法；强＝会推算牌局的机器人，"
-                    "在后台计算，稍慢一些。对下一局起效，私人牌桌也一样。"))
+                    "不用炸弹）；普通＝一般牌桌的出法；高手＝按牌型规划出牌、会配合同伴的"
+                    "机器人；强＝会推算牌局的机器人，在后台计算，稍慢一些。"
+                    "对下一局起效，私人牌桌也一样。"))
+    rated = models.BooleanField(
+        _("排位"), default=False,
+        help_text=_("排位房的对局计入等级分（ratings），快速加入按等级分相近配桌；"
+                    "好友房的对局一律不计。对下一局起效。"))
     is_open = models.BooleanField(_("开放"), default=True)
     position = models.PositiveSmallIntegerField(_("排序"), default=0)
 
