@@ -10,7 +10,7 @@ class Migration(migrations.Migration):
     initial = True
 
     dependencies = [
-        ('games', '0013_private_table_continues_series'),
+        ('games', '0015_private_table_continues_series'),
         migrations.swappable_dependency(settings.AUTH_USER_MODEL),
     ]
 

@@ -11,7 +11,7 @@ class Migration(migrations.Migration):
 
     dependencies = [
         ('accounts', '0005_user_stats_public'),
-        ('games', '0013_private_table_continues_series'),
+        ('games', '0015_private_table_continues_series'),
         migrations.swappable_dependency(settings.AUTH_USER_MODEL),
     ]
 

@@ -7,7 +7,7 @@ from django.db import migrations, models
 class Migration(migrations.Migration):
 
     dependencies = [
-        ('games', '0012_players_index'),
+        ('games', '0014_room_rated'),
     ]
 
     operations = [
