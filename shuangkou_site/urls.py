@@ -21,6 +21,8 @@ urlpatterns = [
     path("", include("games.archive.urls")),
     path("", include("stats.urls")),
     path("", include("analysis.urls")),
+    path("", include("friends.urls")),
+    path("", include("daily.urls")),
     path("", include("ratings.urls")),
     path("admin/", admin.site.urls),
     # The header's language switch posts to set_language (django.views.i18n).

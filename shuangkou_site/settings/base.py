@@ -95,6 +95,8 @@ INSTALLED_APPS = [
     "fair_play",
     "stats",
     "analysis",
+    "friends",
+    "daily",
     "ratings",
 ]
 
@@ -238,6 +240,21 @@ FAIR_PLAY_BAN_LADDER = env_list("FAIR_PLAY_BAN_LADDER", ["600", "3600", "86400"]
 LEDGER_RELIEF_THRESHOLD = env.int("LEDGER_RELIEF_THRESHOLD", 1000)
 LEDGER_RELIEF_AMOUNT = env.int("LEDGER_RELIEF_AMOUNT", 2000)
 LEDGER_RELIEF_PER_DAY = env.int("LEDGER_RELIEF_PER_DAY", 2)
+
+# Friends (docs/friends.md): every page of a signed-in player polls its notices (table
+# invitations, friend requests) this often, and a player whose page polled within the
+# online window counts as online; an invitation shows this long.
+FRIENDS_POLL_SECONDS = env.int("FRIENDS_POLL_SECONDS", 10)
+FRIENDS_ONLINE_SECONDS = env.int("FRIENDS_ONLINE_SECONDS", 40)
+FRIENDS_INVITE_MINUTES = env.int("FRIENDS_INVITE_MINUTES", 30)
+
+# Daily check-in and tasks (daily/, docs/ledger.md "A player's day"): coins from
+# issuance. The check-in pays the base plus the step for each day of the streak beyond
+# the first, up to the streak cap; a day's rewards never pass the daily cap.
+DAILY_CHECKIN_BASE = env.int("DAILY_CHECKIN_BASE", 100)
+DAILY_CHECKIN_STEP = env.int("DAILY_CHECKIN_STEP", 50)
+DAILY_CHECKIN_STREAK_CAP = env.int("DAILY_CHECKIN_STREAK_CAP", 7)
+DAILY_REWARD_CAP = env.int("DAILY_REWARD_CAP", 1500)
 
 # One process locally; test and prod share a Redis cache so limits hold across processes.
 CACHES = {"default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"}}
