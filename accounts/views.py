@@ -127,9 +127,10 @@ def levels(request: HttpRequest) -> HttpResponse:
 
 
 def _ranked_players() -> QuerySet[User]:
-    """Active players with their points (0 without a points account), bots excluded
-    (users with a games.BotPlayer row), best first; ties by sign-up order."""
-    return (User.objects.filter(is_active=True, bot_player__isnull=True)
+    """Active players with their points (0 without a points account), bots (users with
+    a games.BotPlayer row) and staff excluded, best first; ties by sign-up order."""
+    return (User.objects.filter(is_active=True, is_staff=False, is_superuser=False,
+                                bot_player__isnull=True)
             .annotate(points=point_balance()).order_by("-points", "pk"))
 
 

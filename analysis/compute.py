@@ -138,7 +138,7 @@ def suggested_reading(game: Game, seat: int, best: str) -> dict | None:
         return None
     if not contains(game.counts[seat], cards):
         return None
-    found = best_beating(cards, game._current_reading, game.rules)
+    found = best_beating(cards, game.current_reading, game.rules)
     return reading_to_dict(found, cards, game.rules) if found is not None else None
 
 

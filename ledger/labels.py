@@ -20,6 +20,7 @@ KIND_LABELS = {
     Kind.CORRECTION: _("冲正"),
     Kind.ADJUSTMENT: _("管理调整"),
     Kind.RELIEF: _("救济金"),
+    Kind.REWARD: _("每日奖励"),
 }
 
 # Memos the services write on their own postings (ledger.services, games.live.bot_accounts): shown
@@ -27,7 +28,7 @@ KIND_LABELS = {
 SYSTEM_MEMOS = frozenset((
     gettext_noop("新玩家赠送"), gettext_noop("机器人补充金币"), gettext_noop("金币冻结"),
     gettext_noop("解冻"), gettext_noop("逃跑结算"), gettext_noop("对局结算"),
-    gettext_noop("救济金"),
+    gettext_noop("救济金"), gettext_noop("签到奖励"), gettext_noop("每日任务奖励"),
 ))
 
 

@@ -45,6 +45,7 @@ class Kind(models.TextChoices):
     CORRECTION = "correction", _("冲正")
     ADJUSTMENT = "admin_adjustment", _("管理调整")
     RELIEF = "relief", _("救济金")
+    REWARD = "reward", _("每日奖励")
 
 
 class Account(models.Model):

@@ -39,8 +39,8 @@ PAGE_KINDS = {
 }
 
 # Memos a person wrote (a grant's purpose, an operator's reason); the services' own
-# memos for settlements, freezes and releases only repeat the kind.
-KINDS_WITH_MEMO = {Kind.GRANT, Kind.CORRECTION, Kind.ADJUSTMENT}
+# memos for settlements, freezes and releases only repeat the kind; a reward says what for.
+KINDS_WITH_MEMO = {Kind.GRANT, Kind.CORRECTION, Kind.ADJUSTMENT, Kind.REWARD}
 
 GAME_KEY = re.compile(r"^game:(\d+)$")
 

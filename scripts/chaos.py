@@ -3,19 +3,19 @@
 
     python scripts/chaos.py [--quick] [--tables 8] [--duration 900] [--max-connections 10]
 
-Starts and owns everything itself: a fresh PostgreSQL database (createdb, migrate,
-loadtest_prepare), a private redis-server (--redis-port, default 6390), two uvicorn
-processes with prod settings, a Celery worker and beat. Bot clients
-(games.loadtest.socket_player.ReconnectingBotClient, as scripts/loadtest.py's) play
-every table while these faults follow one another with --settle seconds between:
-kill -9 of a web process (restarted at once; its clients reconnect), kill -9 of the
-worker (restarted after --worker-down), Redis down (--redis-down), pg_terminate_backend
-of the site's connections, beat stopped (--beat-down), a flood of --flood-sockets
-sockets from one user asking for snapshots within the socket rate (other tables' p99
-measured during it) and malformed frames. Then it waits --grace for the games at hand
-to end and settle, and prints games started/finished/settled/lost/stuck, timeouts
-charged during outages, each process's peak database connections, the flood's p99,
-ledger_audit's result and a last line ``chaos: PASS`` or ``chaos: FAIL (reasons)``.
+Starts and owns everything itself (scripts/stack.py): a fresh database, a private
+redis-server (--redis-port, 6390) and the site's processes as deploy/'s systemd units start
+them (two uvicorn, the `celery`, `bots` and `slow` workers, beat). --private-tables tables
+are private (every other one without spectators); --analyses-per-fault analyses are queued
+before each fault. Bot clients (ReconnectingBotClient) play every table while faults follow
+one another, --settle s apart: kill -9 of a web process and of the live worker
+(--worker-down), Redis down --redis-outages times for --redis-down s (nothing restarts the
+workers), pg_terminate_backend, beat stopped (--beat-down), a flood of --flood-sockets
+sockets of one user, malformed frames. After --grace for the games to end and settle it
+prints games started/finished/settled/lost/stuck, timeouts charged during faults, peak
+database connections, the flood's p99, ledger_audit, the sweeper's lag outside the faults
+(+--lag-grace; under --max-sweep-lag), processes that died on their own, the analyses,
+and ``chaos: PASS`` or ``chaos: FAIL (reasons)``.
 Always exits 0 (a stack that could not be set up is a FAIL line too). Stops every process it
 started on exit, Ctrl-C included; drops its database unless --keep-db.
 """
@@ -38,6 +38,13 @@ ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 sys.path.insert(0, ROOT)
 sys.path.insert(0, os.path.join(ROOT, "scripts"))
 
+from chaos_checks import (  # noqa: E402
+    malformed_frames,
+    prepare,
+    queue_analyses,
+    run_checks,
+    sweeps_resumed,
+)
 from loadtest import _percentile  # noqa: E402
 from stack import Stack, add_stack_arguments, log  # noqa: E402
 from websockets.asyncio.client import connect  # noqa: E402
@@ -60,13 +67,19 @@ class Chaos:
         self.malformed: dict = {}
         self.clients: list[ReconnectingBotClient] = []
         self.notes: list[str] = []
+        self.died: dict[str, str] = {}
 
     async def outage(self, name: str, coroutine) -> None:
         began = now_utc()
         log(f"fault: {name}")
         await coroutine
+        restored = now_utc()
+        # The fault lasts until the sweeps run again: a restarted worker or beat takes a
+        # while to start, and that is the fault's time, not the sweeper's lag.
+        waited = await asyncio.to_thread(sweeps_resumed, self.args.web_ports[1])
         self.outages.append((name, began, now_utc()))
-        log(f"recovered: {name}")
+        log(f"recovered: {name} (sweeps ran again {waited:.1f} s after "
+            f"{restored:%H:%M:%S})")
 
     async def run(self) -> None:
         args = self.args
@@ -89,7 +102,8 @@ class Chaos:
         phases = [
             ("kill -9 web0", self.kill_web),
             (f"kill -9 worker ({args.worker_down:.0f} s)", self.kill_worker),
-            (f"redis down {args.redis_down:.0f} s", self.redis_down),
+            *[(f"redis down {args.redis_down:.0f} s ({n}/{args.redis_outages})",
+               self.redis_down) for n in range(1, args.redis_outages + 1)],
             ("pg_terminate_backend", self.terminate_backends),
             (f"beat stopped {args.beat_down:.0f} s", self.beat_down),
             (f"flood {args.flood_sockets} sockets", self.flood_phase),
@@ -100,10 +114,12 @@ class Chaos:
             if time.perf_counter() + args.settle > deadline:
                 self.notes.append(f"skipped (out of --duration): {name}")
                 continue
+            await self.queue_analyses(args.analyses_per_fault)
             if name.startswith(("flood", "malformed")):
                 await phase()
             else:
                 await self.outage(name, phase())
+            self.check_alive(name)
             await asyncio.sleep(min(args.settle, max(0.0, deadline - time.perf_counter())))
         until = time.perf_counter()  # clients finish the game at hand, then stop
         for client in self.clients:
@@ -125,6 +141,21 @@ class Chaos:
         ids = [t["table"] for t in self.plan["tables"][: self.args.tables]]
         return self.stack.sql("SELECT count(*) FROM games_gamerecord WHERE table_id = ANY(%s) "
                               "AND (status <> 'ended' OR settlement IS NULL)", (ids,))[0][0]
+
+    async def queue_analyses(self, count: int) -> None:
+        """Queue ``count`` analyses of stored games not analysed yet (the slow queue)."""
+        batch, self.plan["stored"] = self.plan["stored"][:count], self.plan["stored"][count:]
+        if batch:
+            failed = await asyncio.to_thread(queue_analyses, self.stack, batch)
+            if failed:
+                self.notes.append(f"could not queue analyses: {failed}")
+
+    def check_alive(self, after: str) -> None:
+        """Processes no fault of this run stopped must still run: nothing restarts them."""
+        for name in ("web0", "web1", "worker", "bots", "slow", "beat"):
+            proc = self.stack.procs.get(name)
+            if proc is not None and proc.poll() is not None and name not in self.died:
+                self.died[name] = f"exited {proc.returncode} by the end of {after!r}"
 
     # --- faults ---------------------------------------------------------------------------
 
@@ -218,47 +249,9 @@ class Chaos:
         spare = self.plan["tables"][self.args.tables]
         session = spare["seats"][0]["session"]
         url = f"ws://127.0.0.1:{self.args.web_ports[1]}/ws/table/{spare['table']}/"
-        frames = {
-            "deep-nested JSON": "[" * 2000 + "]" * 2000,
-            "deep-nested object": '{"type": "play", "seq": 0, "cards": ' + "[" * 1500
-            + "]" * 1500 + "}",
-            "NaN": '{"type": "play", "seq": NaN, "cards": []}',
-            "Infinity seq": '{"type": "pass", "seq": Infinity}',
-            "huge int seq": '{"type": "pass", "seq": ' + "9" * 3000 + "}",
-            "garbage": "\x00\xff not json at all }}}",
-            "binary": b"\x00\x01\x02\xff" * 16,
-            "oversized": json.dumps({"type": "snapshot", "pad": "x" * 70000}),
-            "wrong shapes": json.dumps({"type": ["play"], "seq": {"a": 1}}),
-            "cards not a list": json.dumps({"type": "play", "seq": 0, "cards": "AS"}),
-        }
-        async def next_of(socket, *kinds: str) -> str:
-            """The type of the next frame of one of ``kinds``, skipping the table's own
-            pushes (``table`` and ``events`` frames); "nothing" after 10 s."""
-            try:
-                async with asyncio.timeout(10):
-                    while True:
-                        kind = json.loads(await socket.recv()).get("type")
-                        if kind in kinds:
-                            return kind
-            except TimeoutError:
-                return "nothing"
-
-        results = {}
         log("fault: malformed frames")
-        for name, frame in frames.items():
-            try:
-                async with connect(url, origin=f"http://127.0.0.1:{self.args.web_ports[1]}",
-                                   additional_headers={"Cookie": f"sessionid={session}"},
-                                   open_timeout=10, max_size=None) as socket:
-                    await next_of(socket, "snapshot")  # the one sent on connect
-                    await socket.send(frame)
-                    reply = await next_of(socket, "error", "snapshot")
-                    await socket.send(json.dumps({"type": "snapshot"}))
-                    after = await next_of(socket, "snapshot")
-                    results[name] = ("ok" if reply == "error" and after == "snapshot"
-                                     else f"replied {reply}, then {after}")
-            except Exception as error:
-                results[name] = f"socket lost: {type(error).__name__} {error}"[:120]
+        results = await malformed_frames(url, f"http://127.0.0.1:{self.args.web_ports[1]}",
+                                         session)
         alive = {name: self.stack.procs[name].poll() is None for name in ("web0", "web1")}
         self.malformed = {"results": results, "web alive": alive}
         log(f"malformed: {results}")
@@ -333,6 +326,11 @@ class Chaos:
                 f"{k}: {v}" for k, v in self.malformed["results"].items()))
             lines.append(f"web processes alive after them: {self.malformed['web alive']}")
         lines.append("ledger_audit: " + ("; ".join(audit_text[-3:]) or f"rc {audit.returncode}"))
+        more, outside = run_checks(stack, args, self.outages)
+        lines.extend(more)
+        self.check_alive("the run")
+        lines.append("processes that died on their own: "
+                     + (", ".join(f"{k} ({v})" for k, v in self.died.items()) or "none"))
         lines.extend(self.notes)
         reasons = []
         if lost:
@@ -349,6 +347,9 @@ class Chaos:
             reasons.append(f"connections over {args.max_connections}: {over}")
         if not audit_clean:
             reasons.append("ledger audit not clean")
+        reasons.extend(outside)
+        if self.died:
+            reasons.append(f"died: {', '.join(self.died)}")
         if self.flood and self.flood["p99"] > args.max_flood_p99:
             reasons.append(f"flood p99 {self.flood['p99'] * 1000:.0f} ms > "
                            f"{args.max_flood_p99 * 1000:.0f} ms")
@@ -375,6 +376,19 @@ def parse_args(argv=None) -> argparse.Namespace:
     parser.add_argument("--settle", type=float, default=None, help="seconds between faults")
     parser.add_argument("--worker-down", type=float, default=None)
     parser.add_argument("--redis-down", type=float, default=None)
+    parser.add_argument("--redis-outages", type=int, default=3,
+                        help="Redis outages in a row (each --redis-down s, --settle apart)")
+    parser.add_argument("--private-tables", type=int, default=4,
+                        help="tables made private (every other one without spectators)")
+    parser.add_argument("--analyses-per-fault", type=int, default=2,
+                        help="replay analyses queued before each fault (slow queue)")
+    parser.add_argument("--bot-seats", type=int, default=1, choices=range(4),
+                        help="seats of each table the server's bots play: each of their "
+                             "moves is a deadline the sweeper claims (the lag measured)")
+    parser.add_argument("--max-sweep-lag", type=float, default=2.0,
+                        help="seconds: the sweeper's lag outside the faults stays below")
+    parser.add_argument("--lag-grace", type=float, default=10.0,
+                        help="seconds after a fault whose deadlines still count as its")
     parser.add_argument("--beat-down", type=float, default=None)
     parser.add_argument("--pg-window", type=float, default=5,
                         help="seconds after pg_terminate_backend counted as its outage")
@@ -401,7 +415,7 @@ def parse_args(argv=None) -> argparse.Namespace:
     args = parser.parse_args(argv)
     quick = {"duration": 300, "grace": 150, "settle": 10, "worker_down": 5, "redis_down": 5,
              "beat_down": 20, "flood_seconds": 15, "think": 0.5, "turn_seconds": 5}
-    full = {"duration": 1200, "grace": 300, "settle": 30, "worker_down": 30, "redis_down": 20,
+    full = {"duration": 1500, "grace": 300, "settle": 30, "worker_down": 30, "redis_down": 60,
             "beat_down": 120, "flood_seconds": 60, "think": 1.0,
             "turn_seconds": 15}
     for key, value in (quick if args.quick else full).items():
@@ -414,7 +428,8 @@ def parse_args(argv=None) -> argparse.Namespace:
 
 def main() -> None:
     args = parse_args()
-    stack = Stack(args)
+    # The live worker writes its sweep-lag lines (games.timing) for the lag check.
+    stack = Stack(args, process_env={"worker": {"GAMES_TIMING_LOG_LEVEL": "INFO"}})
 
     def on_signal(signum, frame):
         raise KeyboardInterrupt
@@ -426,7 +441,10 @@ def main() -> None:
     try:
         log(f"setting up: database {stack.db}, redis :{args.redis_port}, "
             f"web :{args.web_ports[0]} :{args.web_ports[1]}, logs in {stack.dir}")
-        plan = stack.setup(args.tables + 1, args.turn_seconds)
+        plan = stack.setup(args.tables + 1, args.turn_seconds,
+                           prepare=("--bot-seats", str(args.bot_seats)))
+        private = [t["table"] for t in plan["tables"][: min(args.private_tables, args.tables)]]
+        plan["stored"] = prepare(stack, private, args.analyses_per_fault * 12)
         chaos = Chaos(args, stack, plan)
         asyncio.run(chaos.run())
         print(chaos.report(), flush=True)

@@ -34,7 +34,13 @@ from urllib.parse import urlparse
 
 sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
+import django  # noqa: E402
 import psutil  # noqa: E402
+
+# The client reads the engine's hints (games.live.hints), whose module imports the game
+# models: Django must be set up, on settings that start nothing (no database is opened).
+os.environ.setdefault("DJANGO_SETTINGS_MODULE", "shuangkou_site.settings.test")
+django.setup()
 
 from games.loadtest.socket_player import BotClient, Stats  # noqa: E402
 

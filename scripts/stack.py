@@ -1,8 +1,9 @@
 """The processes of a benchmark or chaos run, started and owned by the script: a fresh
-PostgreSQL database (createdb, migrate, loadtest_prepare), a private redis-server, two
-uvicorn processes with prod settings, a Celery worker, a worker for the strong bots'
-queue (games.live.strong_bots, at a lower CPU priority: see docs/operations.md) and beat. Used by
-scripts/chaos.py and scripts/loadtest_stack.py."""
+PostgreSQL database (createdb, migrate, loadtest_prepare), a private redis-server, and
+the site's processes as the operators' systemd units in deploy/ start them, with prod
+settings: two uvicorn processes, the three Celery workers (the on-time queue `celery`,
+the strong bots' `bots`, the analyses' `slow`, the last two niced) and beat. Used by
+scripts/chaos.py, scripts/loadtest_stack.py and scripts/bench_timeout_lag.py."""
 
 from __future__ import annotations
 
@@ -20,8 +21,15 @@ import urllib.request
 import psycopg
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+sys.path.insert(0, ROOT)
+from shuangkou_site.deploy_units import unit_command  # noqa: E402
+
 PY = os.path.join(ROOT, ".venv", "bin", "python")
 BIN = os.path.join(ROOT, ".venv", "bin")
+# The Celery workers, one per queue (docs/operations.md, "Workers and queues"):
+# ``worker`` serves `celery` (sweeps, settlements), ``bots`` the strong bots' moves,
+# ``slow`` the replay analyses.
+WORKERS = ("worker", "bots", "slow")
 
 
 def log(message: str) -> None:
@@ -50,10 +58,12 @@ class Stack:
     the temporary folder and the connections' application name."""
 
     def __init__(self, args: argparse.Namespace, name: str = "chaos",
-                 extra_env: dict | None = None, web_args: list[str] | None = None) -> None:
+                 extra_env: dict | None = None, web_args: list[str] | None = None,
+                 process_env: dict[str, dict] | None = None) -> None:
         self.args = args
         self.name = name
         self.extra_env = extra_env or {}
+        self.process_env = process_env or {}  # a process's own additions (by name)
         self.web_args = web_args or []
         self.dir = tempfile.mkdtemp(prefix=f"{name}-")
         self.db = f"shuangkou_{name}_{os.getpid()}_{int(time.time())}"
@@ -75,33 +85,34 @@ class Stack:
                 "DB_POOL_MAX_SIZE": str(self.args.max_connections),
                 # Every simulated player connects from 127.0.0.1: the per-address socket
                 # cap would refuse the tables themselves. The per-user cap stays on.
-                "GAMES_SOCKETS_PER_ADDRESS": "100000", **self.extra_env}
+                "GAMES_SOCKETS_PER_ADDRESS": "100000", **self.extra_env,
+                **self.process_env.get(process, {})}
 
-    def commands(self) -> dict[str, list[str]]:
-        web = [os.path.join(BIN, "uvicorn"), "shuangkou_site.asgi:application",
-               "--host", "127.0.0.1", "--lifespan", "off", "--no-proxy-headers",
-               "--no-access-log", *self.web_args, "--port"]
+    def commands(self, env: dict | None = None) -> dict[str, list[str]]:
+        """Each process as the operators' systemd unit starts it (deploy/,
+        shuangkou_site.deploy_units): the web processes, the on-time worker
+        (``worker``), the strong bots' (``bots``) and the slow one's (``slow``), niced as
+        their units say, and beat."""
+        env = {**(env or self.env()), "WEB_HOST": "127.0.0.1", "STATE_DIRECTORY": self.dir,
+               "CELERY_LOG_LEVEL": self.args.worker_log_level}
+
+        def unit(name: str, instance: str = "") -> list[str]:
+            return unit_command(name, bin_dir=BIN, env=env, instance=instance)
         return {
             "redis": ["redis-server", "--port", str(self.args.redis_port), "--bind", "127.0.0.1",
                       "--save", "", "--appendonly", "no", "--dir", self.dir],
-            "web0": web + [str(self.args.web_ports[0])],
-            "web1": web + [str(self.args.web_ports[1])],
-            "worker": [os.path.join(BIN, "celery"), "-A", "shuangkou_site", "worker", "-c", "1",
-                       "--without-gossip", "--without-mingle", "-l", self.args.worker_log_level],
-            # The strong bots think here (issue #15), niced: their search is budgeted in
-            # CPU time, so a lower priority delays a bot's move, never weakens it, and
-            # the web processes come first for the cores.
-            "bots": ["nice", "-n", "10", os.path.join(BIN, "celery"), "-A", "shuangkou_site",
-                     "worker", "-Q", "bots", "-n", "bots@%h", "-c", "1", "--without-gossip",
-                     "--without-mingle", "-l", "WARNING"],
-            "beat": [os.path.join(BIN, "celery"), "-A", "shuangkou_site", "beat", "-l", "WARNING",
-                     "-s", os.path.join(self.dir, "celerybeat-schedule"),
-                     "--pidfile", os.path.join(self.dir, "beat.pid")],
+            "web0": unit("shuangkou-web@", str(self.args.web_ports[0])) + self.web_args,
+            "web1": unit("shuangkou-web@", str(self.args.web_ports[1])) + self.web_args,
+            "worker": unit("shuangkou-worker-live"),
+            "bots": unit("shuangkou-worker-bots"),
+            "slow": unit("shuangkou-worker-slow"),
+            "beat": unit("shuangkou-beat"),
         }
 
     def start(self, name: str) -> None:
         out = open(os.path.join(self.dir, f"{name}.log"), "ab")
-        self.procs[name] = subprocess.Popen(self.commands()[name], cwd=ROOT, env=self.env(name),
+        env = self.env(name)
+        self.procs[name] = subprocess.Popen(self.commands(env)[name], cwd=ROOT, env=env,
                                             stdout=out, stderr=subprocess.STDOUT,
                                             start_new_session=True)
         if name == "redis":
@@ -150,15 +161,19 @@ class Stack:
         return subprocess.run([PY, "manage.py", *argv], cwd=ROOT, env=self.env(),
                               capture_output=True, text=True)
 
+    def create_database(self) -> None:
+        """The run's database (empty) and its redis-server."""
+        subprocess.run(["createdb", "-h", self.args.pg_host, "-p", str(self.args.pg_port),
+                        "-U", self.args.pg_user, self.db], check=True)
+        self.db_created = True
+        self.start("redis")
+
     def setup(self, tables: int, turn_seconds: int | None = None,
               prepare: tuple[str, ...] = ()) -> dict:
         """Create the database and Redis, seat ``tables`` tables (``prepare``: more
         options of loadtest_prepare), start the web processes, the workers and beat;
         returns the seating plan (loadtest_prepare's)."""
-        subprocess.run(["createdb", "-h", self.args.pg_host, "-p", str(self.args.pg_port),
-                        "-U", self.args.pg_user, self.db], check=True)
-        self.db_created = True
-        self.start("redis")
+        self.create_database()
         for argv in (["migrate", "--noinput"],
                      ["loadtest_prepare", "--tables", str(tables),
                       "--out", os.path.join(self.dir, "plan.json"), *prepare]):
@@ -171,7 +186,7 @@ class Stack:
             # The room is read at each deadline, so set it before play.
             self.sql("UPDATE games_room SET turn_seconds = %s, first_turn_seconds = %s "
                      "WHERE id = %s", (turn_seconds, turn_seconds, plan["room"]))
-        for name in ("web0", "web1", "worker", "bots", "beat"):
+        for name in WORKERS + ("web0", "web1", "beat"):
             self.start(name)
         return plan
 
@@ -182,7 +197,7 @@ class Stack:
             return cursor.fetchall() if cursor.description else []
 
     def cleanup(self) -> None:
-        for name in ("web0", "web1", "beat", "worker", "bots", "redis"):
+        for name in ("web0", "web1", "beat", *WORKERS, "redis"):
             self.kill(name, signal.SIGTERM if name == "redis" else signal.SIGKILL)
         if self.db_created and not self.args.keep_db:
             subprocess.run(["dropdb", "-h", self.args.pg_host, "-p", str(self.args.pg_port),

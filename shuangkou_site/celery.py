@@ -5,6 +5,9 @@ import os
 
 from celery import Celery
 
+# Before any broker connection: kombu's Redis channels survive a close after an outage.
+from shuangkou_site import broker_guard  # noqa: F401
+
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "shuangkou_site.settings.dev")
 
 app = Celery("shuangkou_site")

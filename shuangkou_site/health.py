@@ -5,7 +5,10 @@ Each dependency is checked on its own, so a 503 says which one failed: the datab
 Celery broker all live there), the turn-deadline sweeper (how long the oldest expired
 turn of a running game has waited for it) and settlement (how long the oldest ended game
 has waited to be settled). The two lags are read from the database, so they say whether
-Celery beat and the workers keep up, whichever process runs them.
+Celery beat and the workers keep up, whichever process runs them. The sweeper's lag is
+also what its last run found (games.live.sweep_clock): how late the oldest expired turn
+was when the sweep began, and how long ago that was (``last_sweep_seconds``). A sweep
+held up behind other work shows in both even while no turn happens to be waiting now.
 """
 
 from __future__ import annotations
@@ -19,6 +22,7 @@ from django.db import DatabaseError, connection
 from django.db.models import Min
 from django.utils import timezone
 
+from games.live.sweep_clock import last_sweep
 from games.models import GameRecord
 
 # One client per Redis URL for the life of the process: a probe reuses its connection
@@ -31,6 +35,7 @@ class Health:
     database: str = "ok"
     redis: str = "ok"
     sweeper_lag_seconds: float | None = None
+    last_sweep_seconds: float | None = None
     oldest_unsettled_seconds: float | None = None
     failing: list[str] = field(default_factory=list)
 
@@ -44,6 +49,7 @@ class Health:
             "database": self.database,
             "redis": self.redis,
             "sweeper_lag_seconds": self.sweeper_lag_seconds,
+            "last_sweep_seconds": self.last_sweep_seconds,
             "oldest_unsettled_seconds": self.oldest_unsettled_seconds,
             "failing": self.failing,
         }
@@ -59,6 +65,11 @@ def check_health() -> Health:
         health.sweeper_lag_seconds = _age(now, GameRecord.objects.filter(
             status=GameRecord.Status.PLAYING, deadline__lt=now).aggregate(
             oldest=Min("deadline"))["oldest"])
+        mark = last_sweep()
+        if mark is not None:
+            health.last_sweep_seconds = round(max(0.0, now.timestamp() - mark.at), 1)
+            health.sweeper_lag_seconds = max(health.sweeper_lag_seconds,
+                                             round(mark.lag_seconds, 1))
         health.oldest_unsettled_seconds = _age(now, GameRecord.objects.filter(
             status=GameRecord.Status.ENDED, settled_at__isnull=True).aggregate(
             oldest=Min("ended_at"))["oldest"])
@@ -70,6 +81,8 @@ def check_health() -> Health:
         health.failing.append("redis")
     if (health.sweeper_lag_seconds or 0) > settings.HEALTH_SWEEPER_LAG_LIMIT_SECONDS:
         health.failing.append("sweeper_lag")
+    if (health.last_sweep_seconds or 0) > settings.HEALTH_LAST_SWEEP_LIMIT_SECONDS:
+        health.failing.append("sweeper_stalled")
     if (health.oldest_unsettled_seconds or 0) > settings.HEALTH_UNSETTLED_AGE_LIMIT_SECONDS:
         health.failing.append("unsettled")
     return health

@@ -5,6 +5,7 @@ from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerView
 
 from accounts import api as accounts_api
 from fair_play import api as fair_play_api
+from ratings import api as ratings_api
 from stats import api as stats_api
 
 from . import views
@@ -20,6 +21,9 @@ urlpatterns = [
     path("", include("games.archive.urls")),
     path("", include("stats.urls")),
     path("", include("analysis.urls")),
+    path("", include("friends.urls")),
+    path("", include("daily.urls")),
+    path("", include("ratings.urls")),
     path("admin/", admin.site.urls),
     # The header's language switch posts to set_language (django.views.i18n).
     path("i18n/", include("django.conf.urls.i18n")),
@@ -30,6 +34,10 @@ urlpatterns = [
     path("api/ledger/", include("ledger.urls")),
     path("api/players/<str:username>/stats", stats_api.PlayerStatsView.as_view(),
          name="api-player-stats"),
+    path("api/players/<str:username>/ratings", ratings_api.PlayerRatingsView.as_view(),
+         name="api-player-ratings"),
+    path("api/ratings/leaderboard", ratings_api.LeaderboardView.as_view(),
+         name="api-rating-leaderboard"),
     path("api/schema/", SpectacularAPIView.as_view(), name="api-schema"),
     path("api/docs/", SpectacularSwaggerView.as_view(url_name="api-schema"), name="api-docs"),
 ]

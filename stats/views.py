@@ -13,6 +13,7 @@ from django.views.decorators.http import require_GET, require_POST
 from accounts.models import User
 from accounts.selectors import player_standing
 
+from .boards import week_start, weekly_points
 from .selectors import may_see_stats, player_stats
 from .services import stats_visibility_set
 
@@ -37,3 +38,10 @@ def stats_visibility(request: HttpRequest) -> HttpResponse:
     stats_visibility_set(user=request.user, public=public)
     messages.success(request, _("统计已设为公开。") if public else _("统计已设为仅自己可见。"))
     return redirect("my-profile")
+
+
+@require_GET
+def weekly_board(request: HttpRequest) -> HttpResponse:
+    """Points won this week (public, like the all-time board): stats.boards."""
+    return render(request, "stats/weekly_board.html", {
+        "rows": weekly_points(), "week_start": week_start()})

@@ -104,7 +104,7 @@ def test_the_ladder_follows_edits_of_the_level_table(client):
 
 # --- leaderboard -----------------------------------------------------------------------------
 
-def test_the_leaderboard_ranks_players_by_points_without_bots(client):
+def test_the_leaderboard_ranks_players_by_points_without_bots_or_staff(client):
     leader = make_player("leader", nickname="状元")
     me = make_player("me")
     tied = make_player("tied")
@@ -113,6 +113,10 @@ def test_the_leaderboard_ranks_players_by_points_without_bots(client):
     bot = make_player("bot-1")
     BotPlayer.objects.create(user=bot)
     gone = make_player("gone", is_active=False)
+    admin = make_player("admin", is_staff=True, is_superuser=True)
+    staff = make_player("staff", is_staff=True)
+    post_points(admin, 9_000)
+    post_points(staff, 8_000)
     post_points(leader, 300)
     post_points(me, 100)
     post_points(tied, 100)

@@ -42,7 +42,7 @@ def test_every_documented_uvicorn_command_turns_the_proxy_headers_off():
     root = Path(__file__).resolve().parents[2]
     commands = []
     for name in ("Makefile", "README.md", "docs/operations.md", "docs/performance.md",
-                 "common/testing/server_helpers.py"):
+                 "common/testing/server_helpers.py", "deploy/shuangkou-web@.service"):
         text = (root / name).read_text(encoding="utf-8")
         # A command may continue on the next line (a Makefile's backslash, a list).
         lines = text.replace("\\\n", " ").splitlines()
@@ -52,7 +52,7 @@ def test_every_documented_uvicorn_command_turns_the_proxy_headers_off():
                 commands.append((name, line))
             elif '"uvicorn", app' in line:
                 commands.append((name, line + lines[number + 1]))
-    assert len(commands) >= 4
+    assert len(commands) >= 6
     assert [command for command in commands if "--no-proxy-headers" not in command[1]] == []
     # `make run` (scripts/serve_dev.py) configures uvicorn in Python.
     serve_dev = (root / "scripts" / "serve_dev.py").read_text(encoding="utf-8")

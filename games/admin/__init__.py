@@ -53,13 +53,13 @@ class RoomAdmin(admin.ModelAdmin):
     # The model form runs Room.clean(): a bad value comes back as an error on its field.
     list_display = ("name", "rule_set", "kind", "stake_unit", "coefficient", "fee",
                     "min_coins", "max_loss", "turn_seconds", "escape_mode", "bots_allowed",
-                    "bot_level", "is_open", "position", "table_count")
+                    "bot_level", "rated", "is_open", "position", "table_count")
     list_editable = ("is_open", "position")
-    list_filter = ("kind", "rule_set", "escape_mode", "bot_level", "is_open")
+    list_filter = ("kind", "rule_set", "escape_mode", "bot_level", "rated", "is_open")
     list_select_related = ("rule_set",)
     search_fields = ("name",)
     fieldsets = (
-        (None, {"fields": ("name", "rule_set", "kind", "is_open", "position",
+        (None, {"fields": ("name", "rule_set", "kind", "rated", "is_open", "position",
                            "bots_allowed", "bot_level")}),
         (gettext_lazy("积分场"), {"fields": ("stake_unit",)}),
         (gettext_lazy("金币场"), {"fields": ("coefficient", "fee", "min_coins", "max_loss")}),
@@ -127,7 +127,8 @@ class GameRecordAdmin(ReadOnlyMixin, admin.ModelAdmin):
     list_filter = ("status", "rule_set_name", "room")
     list_select_related = ("room", "table__room")
     date_hierarchy = "created_at"
-    fields = ("room", "table", "rule_set_name", "players", "bot_seats", "bot_level", "status",
+    fields = ("room", "table", "rule_set_name", "players", "bot_seats", "bot_level", "rated",
+              "status",
               "seq", "turn", "deadline", "result", "settlement", "created_at", "ended_at",
               "settled_at", "replay_link", "ledger_link")
     readonly_fields = fields

@@ -118,7 +118,7 @@ def simple_player_move(hand: Counts, current: Reading | None, partner_winning: b
         if same is not None:
             return same
     if opponent_cards <= 8 or rng.random() < 0.3:
-        return _smallest_bomb(hand, current, rules)
+        return smallest_bomb(hand, current, rules)
     return None
 
 
@@ -138,7 +138,7 @@ def _lowest_group(hand: Counts, rules: RuleSet) -> Counts | None:
     return None
 
 
-def _smallest_bomb(hand: Counts, current: Reading, rules: RuleSet) -> Counts | None:
+def smallest_bomb(hand: Counts, current: Reading, rules: RuleSet) -> Counts | None:
     best = None
     for move in legal_moves(hand, current, rules):
         cards = unpack(move)

@@ -178,3 +178,11 @@ def counts_of(cards: Iterable[Card]) -> Counts:
     for card in cards:
         counts[card.rank] += 1
     return tuple(counts)
+
+
+CARD_BY_CODE: dict[str, Card] = {card.code: card for card in FULL_DECK}
+
+
+def counts_of_codes(codes: Iterable[str]) -> Counts:
+    """The rank counts of physical card codes (``["5S0", "BJ1"]``)."""
+    return counts_of(CARD_BY_CODE[code] for code in codes)

@@ -73,3 +73,13 @@ def english(code: str, params: dict[str, Any]) -> str:
         return MESSAGES[code].format(**params)
     except (KeyError, IndexError, TypeError, ValueError, AttributeError):
         return f"{code} {params!r}"
+
+
+class GameError(EngineError):
+    """An action the rules refuse; the game is unchanged. ``GameError(code, **params)``
+    with a code of :data:`.errors.MESSAGES` (docs/engine.md, "Refusals")."""
+
+    @classmethod
+    def wrapping(cls, error: EngineError) -> GameError:
+        """The same refusal as a card error met while checking an action."""
+        return cls(error.code, **error.params)

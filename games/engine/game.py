@@ -13,9 +13,8 @@ from typing import Any
 
 from .bot import simple_player_move, trustee_move
 from .cards import (
+    CARD_BY_CODE,
     FULL_DECK,
-    RANK_COUNT,
-    RANK_TOKENS,
     CardError,
     Counts,
     check_possible,
@@ -23,7 +22,10 @@ from .cards import (
     format_cards,
     parse_cards,
 )
-from .errors import EngineError
+from .dealing import first_lead_events
+from .errors import GameError
+from .expert import expert_move
+from .hands import json_seat, physical_hands, pick_cards, sort_key
 from .moves import has_beating_play
 from .patterns import Reading, best_beating
 from .records import reading_from_dict, reading_to_dict
@@ -37,31 +39,14 @@ from .scoring import (
     score_places,
     score_tcy,
 )
+from .turns import decided, next_seat, places, trick_leader, trick_over
+from .views import event_for, game_state, game_view, vars_of
+
+__all__ = ["HAND_SIZE", "TIMEOUT_WARNING", "Game", "GameError", "event_for", "vars_of"]
 
 HAND_SIZE = 27
 TIMEOUTS_BEFORE_TRUSTEE = 3
 TIMEOUT_WARNING = "请注意，你已经超时 {count} 次了，超时三次，系统将自动托管游戏"
-_CARD_BY_CODE = {card.code: card for card in FULL_DECK}
-
-
-class GameError(EngineError):
-    """An action the rules refuse; the game is unchanged. ``GameError(code, **params)``
-    with a code of :data:`.errors.MESSAGES` (docs/engine.md, "Refusals")."""
-
-    @classmethod
-    def wrapping(cls, error: CardError) -> GameError:
-        """The same refusal as a card error met while checking an action."""
-        return cls(error.code, **error.params)
-
-
-def _json_seat(seat: Any) -> Any:
-    """A seat as given, for an error's params: itself if JSON can hold it, else its repr."""
-    return seat if seat is None or isinstance(seat, (bool, int, float, str)) else repr(seat)
-
-
-def _sort_key(code: str) -> tuple:
-    card = _CARD_BY_CODE[code]
-    return (card.rank, card.suit or "", card.copy)
 
 
 class Game:
@@ -125,7 +110,8 @@ class Game:
                 raise ValueError(f"points must be one whole number per player: {points!r}")
             deal.update(points=list(points), level_multiplier=level_multiplier(rules, points))
         game._emit(deal)
-        game._first_lead(rng, previous)
+        for event in first_lead_events(rules, game.players, game.hands, rng, previous):
+            game._emit(event)
         return game
 
     @classmethod
@@ -137,17 +123,13 @@ class Game:
             raise GameError("wrong_hands", rules=rules.name, players=rules.players)
         if isinstance(leader, bool) or not isinstance(leader, int) \
                 or not 0 <= leader < rules.players:
-            raise GameError("bad_leader", leader=_json_seat(leader), last=rules.players - 1)
+            raise GameError("bad_leader", leader=json_seat(leader), last=rules.players - 1)
         try:
             counts = [parse_cards(hand) for hand in hands]
             check_possible([sum(column) for column in zip(*counts)])
         except CardError as error:
             raise GameError.wrapping(error) from None
-        pool: dict[int, list[str]] = {}
-        for card in FULL_DECK:
-            pool.setdefault(card.rank, []).append(card.code)
-        physical = [[pool[rank].pop(0) for rank in range(RANK_COUNT) for _ in range(hand[rank])]
-                    for hand in counts]
+        physical = physical_hands(counts)
         game = cls()
         game._emit({"type": "deal", "rules": rules.to_dict(),
                     "players": players or list(range(rules.players)), "hands": physical,
@@ -172,49 +154,6 @@ class Game:
         self._apply(event)
         self.events.append(event)
 
-    def _first_lead(self, rng: random.Random, previous: dict | None) -> None:
-        rule = self.rules.first_lead
-        winner_seat = None
-        if previous and previous.get("first_out") is not None:
-            keys = [str(player) for player in self.players]
-            if str(previous["first_out"]) in keys:
-                winner_seat = keys.index(str(previous["first_out"]))
-        dealt = [code for hand in self.hands for code in hand]
-        if rule == "reveal_after_double" and winner_seat is not None \
-                and previous.get("kou") != "double":
-            self._emit({"type": "first_lead", "seat": winner_seat, "reason": "previous_first_out"})
-        elif rule == "random_then_winner" and winner_seat is not None:
-            self._emit({"type": "first_lead", "seat": winner_seat, "reason": "previous_first_out"})
-        elif rule == "random_after_double" and winner_seat is not None \
-                and previous.get("kou") not in ("double", "escape") \
-                and not previous.get("escaped"):
-            # classic (RULES §9): the last game's first out, unless it ended in a 双扣
-            # or someone escaped from it; then a random player, as in the first game.
-            self._emit({"type": "first_lead", "seat": winner_seat, "reason": "previous_first_out"})
-        elif rule in ("random_card", "random_then_winner", "random_after_double"):
-            code = dealt[rng.randrange(len(dealt))]
-            self._emit({"type": "first_lead", "seat": self._holder(code), "reason": "random_card",
-                        "card": code})
-        else:
-            self._reveal(dealt[rng.randrange(len(dealt))])
-
-    def _reveal(self, code: str) -> None:
-        """明牌 (RULES §2): its holder leads; the twin's holder becomes the partner,
-        swapping seats with the player opposite the leader."""
-        leader = self._holder(code)
-        twin = _CARD_BY_CODE[code].twin().code
-        twin_holder = self._holder(twin)
-        self._emit({"type": "reveal", "card": code, "holder": leader, "twin": twin,
-                    "twin_holder": twin_holder})
-        if self.rules.players == 4:
-            opposite = (leader + 2) % 4
-            if twin_holder not in (leader, opposite):
-                self._emit({"type": "swap", "seats": sorted((twin_holder, opposite))})
-        self._emit({"type": "first_lead", "seat": leader, "reason": "reveal"})
-
-    def _holder(self, code: str) -> int:
-        return next(seat for seat, hand in enumerate(self.hands) if code in hand)
-
     # --- actions ----------------------------------------------------------------
 
     def play(self, seat: int, cards: str | list[str], reading: dict | None = None, *,
@@ -224,8 +163,8 @@ class Game:
         reading (``{"type": "straight", "rank": "9"}``), which must be the one the
         rules record (RULES §4.1)."""
         self._check_turn(seat)
-        codes = self._pick_cards(seat, cards)
-        counts = counts_of(_CARD_BY_CODE[code] for code in codes)
+        codes = pick_cards(self.hands[seat], cards)
+        counts = counts_of(CARD_BY_CODE[code] for code in codes)
         found = best_beating(counts, self._current_reading, self.rules)
         if found is None:
             if best_beating(counts, None, self.rules) is None:
@@ -254,13 +193,19 @@ class Game:
         self._after_action(seat)
         return self.events[mark:]
 
-    def bot_turn(self, *, by: str = "bot", rng: random.Random | None = None) -> list[dict]:
+    def bot_turn(self, *, by: str = "bot", rng: random.Random | None = None,
+                 policy: str | None = None) -> list[dict]:
         """Apply the 托管 move for the seat to act (RULES §10); with ``rng``, the
-        livelier bot of :func:`bot.simple_player_move` instead."""
+        livelier bot of :func:`bot.simple_player_move` instead; with ``policy="expert"``
+        the expert bot's move (:mod:`.expert`: its own hand and the public table)."""
         if self.status != "playing":
             raise GameError("game_over")
         seat = self.turn
-        if rng is None:
+        if policy == "expert":
+            cards = expert_move(self.counts[seat], self._current_reading,
+                                self.current["seat"] if self.current else None, seat,
+                                [sum(hand) for hand in self.counts], self.rules)
+        elif rng is None:
             cards = self.trustee_cards(seat)
         else:
             opponents = [len(hand) for other, hand in enumerate(self.hands)
@@ -276,6 +221,11 @@ class Game:
         """What the 托管 move would play for ``seat`` now (None: pass)."""
         return trustee_move(self.counts[seat], self._current_reading,
                             self._partner_winning(seat), self.rules)
+
+    @property
+    def current_reading(self) -> Reading | None:
+        """The recorded reading of the play to beat (None on lead)."""
+        return self._current_reading
 
     def _partner_winning(self, seat: int) -> bool:
         return (self.current is not None and self.rules.players == 4
@@ -328,7 +278,7 @@ class Game:
     def _check_seat(self, seat: Any) -> None:
         if isinstance(seat, bool) or not isinstance(seat, int) \
                 or not 0 <= seat < len(self.hands):
-            raise GameError("no_such_seat", seat=_json_seat(seat))
+            raise GameError("no_such_seat", seat=json_seat(seat))
 
     def _check_turn(self, seat: Any) -> None:
         self._check_seat(seat)
@@ -336,30 +286,6 @@ class Game:
             raise GameError("game_over")
         if seat != self.turn:
             raise GameError("not_your_turn", seat=seat, turn=self.turn)
-
-    def _pick_cards(self, seat: int, cards: str | list[str]) -> list[str]:
-        """Physical cards for a play: codes as given, or rank text resolved to the
-        seat's own cards of those ranks."""
-        hand = self.hands[seat]
-        if isinstance(cards, list) and cards and all(
-                isinstance(code, str) and code in _CARD_BY_CODE for code in cards):
-            if len(set(cards)) != len(cards) or any(code not in hand for code in cards):
-                raise GameError("cards_not_held", cards=list(cards))
-            return sorted(cards, key=_sort_key)
-        try:
-            wanted = parse_cards(cards)
-        except CardError as error:
-            raise GameError.wrapping(error) from None
-        if not any(wanted):
-            raise GameError("empty_play")
-        picked = []
-        for rank, count in enumerate(wanted):
-            if count:
-                own = [code for code in hand if _CARD_BY_CODE[code].rank == rank]
-                if len(own) < count:
-                    raise GameError("rank_not_held", count=count, rank=RANK_TOKENS[rank])
-                picked += own[:count]
-        return picked
 
     # --- the flow after a play or pass ---------------------------------------------
 
@@ -373,8 +299,7 @@ class Game:
         while True:
             if self._trick_over():
                 winner = self.current["seat"]
-                # 接风: the lead passes to the partner of a player who went out (RULES §3).
-                leader = winner if any(self.counts[winner]) else (winner + 2) % 4
+                leader = trick_leader(winner, [any(hand) for hand in self.counts])
                 self._emit({"type": "trick", "winner": winner, "leader": leader})
                 return
             turn = self.turn
@@ -385,24 +310,16 @@ class Game:
             self._emit({"type": "pass", "seat": turn, "by": "auto"})
 
     def _trick_over(self) -> bool:
-        if self.current is None:
-            return False
-        winner = self.current["seat"]
-        others = sum(1 for seat, hand in enumerate(self.counts) if seat != winner and any(hand))
-        return self.passes >= others
+        return self.current is not None and trick_over(
+            self.passes, self.current["seat"], [any(hand) for hand in self.counts])
 
     def _decided(self) -> bool:
-        if self.rules.players == 2:
-            return len(self.finish) >= 1
-        teams = [seat % 2 for seat in self.finish]
-        return teams.count(0) == 2 or teams.count(1) == 2
+        return decided(self.finish, self.rules.players)
 
     def _finish_now(self) -> list[int]:
         """Places so far, then the others in playing order after the last one out."""
-        players = self.rules.players
         start = self.finish[-1] if self.finish else (self.turn if self.turn is not None else 0) - 1
-        rest = [(start + step) % players for step in range(1, players + 1)]
-        return self.finish + [seat for seat in rest if seat not in self.finish]
+        return places(self.finish, self.rules.players, start)
 
     def _score(self) -> Result:
         finish = self._finish_now()
@@ -426,8 +343,8 @@ class Game:
     def _on_deal(self, event: dict) -> None:
         self.rules = RuleSet.from_dict(event["rules"])
         self.players = list(event["players"])
-        self.hands = [sorted(hand, key=_sort_key) for hand in event["hands"]]
-        self.counts = [counts_of(_CARD_BY_CODE[code] for code in hand) for hand in self.hands]
+        self.hands = [sorted(hand, key=sort_key) for hand in event["hands"]]
+        self.counts = [counts_of(CARD_BY_CODE[code] for code in hand) for hand in self.hands]
         self.seed = event["seed"]
         self.stake = event["stake"]
         self.coins = event["coins"]
@@ -458,7 +375,7 @@ class Game:
         hand = self.hands[seat]
         for code in event["cards"]:
             hand.remove(code)
-        played = counts_of(_CARD_BY_CODE[code] for code in event["cards"])
+        played = counts_of(CARD_BY_CODE[code] for code in event["cards"])
         self.counts[seat] = tuple(have - gone for have, gone in zip(self.counts[seat], played))
         reading = reading_from_dict(event["reading"], self.rules)
         self.current = {"seat": seat, "cards": event["cards"], "reading": event["reading"]}
@@ -505,61 +422,15 @@ class Game:
         self.result = Result.from_dict(event["result"])
 
     def _next_seat(self, seat: int) -> int | None:
-        seats = len(self.hands)
-        for step in range(1, seats + 1):
-            candidate = (seat + step) % seats
-            if any(self.counts[candidate]):
-                return candidate
-        return None
+        return next_seat([any(hand) for hand in self.counts], seat)
 
     # --- views ----------------------------------------------------------------------------
 
     def view(self, seat: int | None = None) -> dict:
         """What ``seat`` may see (its own hand, the others' counts, the table and
         the history); ``None`` is a spectator, who sees no hand (RULES §11, GUIDE)."""
-        return {
-            "seq": len(self.events),
-            "status": self.status,
-            "rules": self.rules.name,
-            "players": self.players,
-            "seat": seat,
-            "hand": list(self.hands[seat]) if seat is not None else None,
-            "hand_counts": [len(hand) for hand in self.hands],
-            "turn": self.turn,
-            "leader": self.leader,
-            "current": self.current,
-            "trick": self.trick,
-            "finish": self.finish,
-            "trustee": self.trustee,
-            "timeouts": self.timeouts,
-            "revealed": self.revealed,
-            "swapped": self.swapped,
-            "escaped": self.escaped,
-            "result": self.result.to_dict() if self.result else None,
-            "history": [event_for(event, seat) for event in self.events],
-        }
+        return game_view(self, seat)
 
     def state(self) -> dict:
         """The whole state as JSON, hands included (for audits and replay checks)."""
-        view = self.view(None)
-        view.pop("history")
-        view.update(hands=[list(hand) for hand in self.hands], passes=self.passes,
-                    bombs=[vars_of(bomb) for bomb in self.bombs], plays=self.plays,
-                    seed=self.seed, stake=self.stake, coins=self.coins,
-                    auto_pass=self.auto_pass, escape_mode=self.escape_mode)
-        return view
-
-
-def vars_of(bomb: BombRecord) -> dict:
-    return {"seat": bomb.seat, "kind": bomb.kind, "stars": bomb.stars, "size": bomb.size,
-            "rank": RANK_TOKENS[bomb.rank]}
-
-
-def event_for(event: dict, seat: int | None) -> dict:
-    """An event as a seat or a spectator may see it. The deal keeps only the card
-    counts: each seat's own cards reach it through its view (RULES §11, GUIDE)."""
-    if event["type"] != "deal":
-        return event
-    public = {key: value for key, value in event.items() if key not in ("hands", "seed")}
-    public["hand_counts"] = [len(hand) for hand in event["hands"]]
-    return public
+        return game_state(self)

@@ -36,10 +36,11 @@ def play_game(ruleset: str, deal_seed: str, bots: list[str], *, seed: int,
     while game.status == "playing":
         seat = game.turn
         bot = bots[seat]
-        position = position_from_game(game, seat)
+        # The clock runs from the rebuild of the seat's position: the decision's cost.
         started, cpu = perf_counter(), thread_time()
+        position = position_from_game(game, seat)
         action = decide(position, bot=bot, seed=seed * 7919 + step, budget_ms=budget_ms,
-                        max_samples=max_samples)
+                        max_samples=max_samples, started=cpu)
         if bot == "strong":
             times.append((thread_time() - cpu) * 1000)
             wall.append((perf_counter() - started) * 1000)
@@ -145,7 +146,7 @@ def summarise(results: list[dict], **info) -> dict:
                     bombs_a[stars] += 1
             times.extend(game["times"])
             wall.extend(game["wall"])
-    decision_ms = _spread(times)
+    decision_ms = spread(times)
     names = ("double", "single", "draw")
     return {
         **info, "deals": deals, "games": 2 * deals,
@@ -158,18 +159,18 @@ def summarise(results: list[dict], **info) -> dict:
         "bombs_by_stars": {str(stars): bombs[stars] for stars in sorted(bombs)},
         "bombs_by_stars_a": {str(stars): bombs_a[stars] for stars in sorted(bombs_a)},
         "decision_ms": decision_ms,
-        "decision_wall_ms": _spread(wall),
+        "decision_wall_ms": spread(wall),
     }
 
 
-def _spread(times: list[float]) -> dict:
+def spread(times: list[float]) -> dict:
     """Median and p99 (nearest rank) of decision times in ms."""
     if not times:
-        return {"median": None, "p99": None, "count": 0}
+        return {"median": None, "p99": None, "max": None, "count": 0}
     times = sorted(times)
     p99 = times[min(len(times) - 1, math.ceil(0.99 * len(times)) - 1)]
     return {"median": round(statistics.median(times), 1), "p99": round(p99, 1),
-            "count": len(times)}
+            "max": round(times[-1], 1), "count": len(times)}
 
 
 def main(argv: list[str] | None = None) -> None:

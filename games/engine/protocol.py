@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Callable
+from time import thread_time
 from typing import Any, TextIO
 
 from .cards import CardError, Counts, format_cards, parse_cards, unpack
@@ -186,11 +187,12 @@ def _game(request: dict, rules: RuleSet) -> dict:
 
 def _decide(request: dict, rules: RuleSet) -> dict:
     """One seat's next action from what that seat sees (RULES §11 ``decide``)."""
-    from .ai import BUDGET_MS, decide, position_from_actions
+    from .ai import BOTS, BUDGET_MS, decide, position_from_actions
 
+    started = thread_time()  # the budget counts from here: the rebuild is its share
     bot = request.get("bot", "strong")
-    if bot not in ("trustee", "table", "strong"):
-        raise RequestError(f"unknown bot {bot!r}: use trustee or strong")
+    if bot not in BOTS:
+        raise RequestError(f"unknown bot {bot!r}: use one of {', '.join(BOTS)}")
     hand = request.get("hand")
     if not isinstance(hand, (str, list)):
         raise RequestError("'hand' must be a string of rank tokens")
@@ -203,7 +205,12 @@ def _decide(request: dict, rules: RuleSet) -> dict:
                                          request.get("leader"), request.get("actions"))
     except ValueError as error:
         raise RequestError(str(error)) from None
-    return {"play": decide(position, bot=bot, seed=seed, budget_ms=budget)}
+    samples = request.get("max_samples")
+    if samples is not None and (isinstance(samples, bool) or not isinstance(samples, int)
+                                or samples < 1):
+        raise RequestError("'max_samples' must be a whole number from 1")
+    return {"play": decide(position, bot=bot, seed=seed, budget_ms=budget,
+                           max_samples=samples, started=started)}
 
 
 def _act(game: Game, action: Any) -> None:

@@ -22,6 +22,8 @@ from __future__ import annotations
 from collections.abc import Iterable
 from typing import Any
 
+from .turns import next_seat
+
 View = dict[str, Any]
 
 
@@ -172,14 +174,8 @@ def _next_seat(view: View, seat: int) -> int | None:
 
 
 def next_seat_holding(counts: list[int], seat: int) -> int | None:
-    """The next seat after ``seat`` that still holds cards, given the number of cards
-    each seat holds (Game._next_seat; the strong bot's public table uses it too)."""
-    seats = len(counts)
-    for step in range(1, seats + 1):
-        candidate = (seat + step) % seats
-        if counts[candidate]:
-            return candidate
-    return None
+    """The next seat after ``seat`` that still holds cards, given each seat's count."""
+    return next_seat(counts, seat)
 
 
 _HANDLERS = {

@@ -28,3 +28,6 @@ class Registry(Generic[Item]):
 
     def names(self) -> list[str]:
         return list(self._items)
+
+    def items(self) -> list[tuple[str, Item]]:
+        return list(self._items.items())

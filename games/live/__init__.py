@@ -15,6 +15,7 @@
 - ``broadcast``: notifications after commit; ``refusals``: the engine's refusals in
   the reader's language.
 - ``sweeps``: turn deadlines, ready timeouts, bot seating and lost settlements
-  (Celery beat); ``inprocess_sweeps`` runs them in the web process under ``make run``.
+  (Celery beat); ``inprocess_sweeps`` runs them in the web process under ``make run``;
+  ``sweep_clock`` records when the deadline sweep last ran (/healthz).
 - ``bot_accounts``: the accounts the server's bots play as.
 """

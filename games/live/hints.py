@@ -1,5 +1,7 @@
 """Hints for the table page's Hint button: the legal plays of a seat's own hand
-against the play to beat, smallest first, as that seat's own card codes.
+against the play to beat, as that seat's own card codes: first what the hand
+planner advises (the expert bot's choice, then the plan's other groups), then the
+rest smallest first.
 
 Pure reading (no writes): the socket's ``hint`` message (docs/protocol.md) calls
 :func:`table_hints`, which reads the table's game and asks :func:`game_hints`.
@@ -10,9 +12,11 @@ from __future__ import annotations
 from django.utils.translation import gettext_lazy as _
 
 from games.engine.cards import FULL_DECK, Counts, unpack
+from games.engine.expert import expert_move
 from games.engine.game import Game
 from games.engine.moves import legal_moves
 from games.engine.patterns import best_beating
+from games.engine.planner import plan
 from games.engine.records import reading_from_dict
 from games.errors import ActionError
 from games.live.snapshots import engine_snapshot
@@ -40,7 +44,8 @@ def table_hints(table_id: int, user_id: int) -> dict:
 
 
 def game_hints(game: Game, seat: int) -> list[list[str]]:
-    """Every distinct legal play of ``seat``'s hand on its turn, smallest first.
+    """Every distinct legal play of ``seat``'s hand on its turn: the planner's advice
+    first (:func:`planned_first`), then the others smallest first.
 
     Smallest first (RULES §5 order, as players read it): non-bombs before bombs;
     then the recorded reading's power (top rank, or a bomb's stars / fewer cards /
@@ -67,7 +72,29 @@ def game_hints(game: Game, seat: int) -> list[list[str]]:
         ranked.append(((reading.is_bomb, reading.power, len(reading.filled), sum(counts),
                         counts), counts))
     ranked.sort(key=lambda item: item[0])
-    return [codes_for(game.hands[seat], counts) for _, counts in ranked]
+    plays = planned_first([counts for _, counts in ranked], game, seat)
+    return [codes_for(game.hands[seat], counts) for counts in plays]
+
+
+def planned_first(plays: list[Counts], game: Game, seat: int) -> list[Counts]:
+    """The plays in the hand planner's order: the expert bot's choice first (a good
+    plan's lead, or the beat that costs the plan least), then the plan's other groups
+    (not its bombs) that are legal here, chains first, then the rest as given."""
+    hand = game.counts[seat]
+    rules = game.rules
+    over = game.current_reading
+    hand_plan = plan(hand, rules)
+    first = [expert_move(hand, over, game.current["seat"] if game.current else None, seat,
+                         [sum(counts) for counts in game.counts], rules)]
+    groups = sorted(hand_plan.plain, key=lambda group: (group.control >= 0.75,
+                                                        group.length == 1, group.rank))
+    first += [group.cards for group in groups]
+    legal = set(plays)
+    order = []
+    for cards in first:
+        if cards in legal and cards not in order:
+            order.append(cards)
+    return order + [cards for cards in plays if cards not in order]
 
 
 def codes_for(hand: list[str], counts: Counts) -> list[str]:

@@ -63,7 +63,7 @@ def lobby_rooms() -> list[dict]:
         "min_coins": room.min_coins, "max_loss": room.max_loss,
         "turn_seconds": room.turn_seconds, "escape_mode": room.escape_mode,
         "bots_allowed": room.bots_allowed, "bot_level": room.bot_level,
-        "bot_level_label": room.get_bot_level_display(),
+        "bot_level_label": room.get_bot_level_display(), "rated": room.rated,
         "seats_taken": room.seats_taken, "tables": room.table_count,
         "playing": room.playing,
     } for room in rooms for rules in [room.rule_set.as_rule_set()]]

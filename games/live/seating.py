@@ -15,6 +15,7 @@ from django.utils.translation import gettext_lazy as _
 from accounts.models import User
 from games.errors import ActionError
 from games.hooks.seat_guards import check_may_sit
+from games.hooks.table_choice import choose_tables
 from games.live.bot_accounts import bot_user_ids, free_bot, stand_bots_if_alone
 from games.live.broadcast import announce_seats
 from games.live.lifecycle.deal import game_start
@@ -54,9 +55,11 @@ SEAT_GONE = frozenset({"table_full", "seat_taken", "table_playing"})
 
 
 def _sit_at_a_free_table(user: User, room: Room) -> Seat | None:
-    # Never a private table (好友房): only its invite code seats anyone there.
-    for table in room.tables.filter(status=Table.Status.WAITING, seats__user__isnull=True,
-                                    private__isnull=True).distinct().order_by("number"):
+    # Never a private table (好友房): only its invite code seats anyone there. The
+    # choosers (ratings' matchmaking in a rated room) say which of the others, in order.
+    tables = list(room.tables.filter(status=Table.Status.WAITING, seats__user__isnull=True,
+                                     private__isnull=True).distinct().order_by("number"))
+    for table in choose_tables(user, room, tables):
         try:
             return table_sit(user=user, table_id=table.pk)
         except ActionError as error:
@@ -191,7 +194,7 @@ def table_ready(*, user: User, ready: bool = True) -> Seat:
         seat.ready_deadline = None if ready else timezone.now() + timedelta(
             seconds=table.room.ready_seconds)
         seat.save(update_fields=["is_ready", "ready_deadline"])
-        if ready and table.room.bots_allowed and settings.GAMES_BOT_FILL_SECONDS == 0 \
+        if ready and table.room.bots_allowed and bot_fill_seconds(table.room) == 0 \
                 and not is_private(table):
             _fill_with_bots(table)  # at a private table only when the host asks
         if not _start_if_ready(table):
@@ -209,6 +212,13 @@ def table_fill_bots(*, table_id: int) -> bool:
         if not _humans(table):
             return False
         return fill_bots_now(table)
+
+
+def bot_fill_seconds(room: Room) -> float:
+    """How long a person waits at a table of ``room`` before bots fill it: longer in a
+    rated room, where the matchmaking first looks for people of close rating."""
+    return settings.GAMES_RATED_BOT_FILL_SECONDS if room.rated else \
+        settings.GAMES_BOT_FILL_SECONDS
 
 
 def fill_bots_now(table: Table) -> bool:

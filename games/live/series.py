@@ -1,7 +1,9 @@
 """Series at private tables (issue #14): the same players game after game, with a
 running score. A series begins at a private table's deal, goes on while every deal
 seats the same players, and ends when the host closes the table or a player leaves
-(stands up, is removed, or escapes). Public tables have none.
+(stands up, is removed, or escapes). Public tables have none. A rematch (friends)
+opens a new private table that carries the series on at its first deal when the same
+players sit down (``PrivateTable.continues``).
 
 The running score is read from the settled games themselves (their ``settlement``),
 not kept in a counter: nothing can drift from the ledger.
@@ -24,7 +26,33 @@ def series_for_deal(table: Table, players: list[int]) -> Series | None:
         if sorted(running.players) == sorted(players):
             return running
         end_series(table, Series.End.LEFT)
+    carried = _carried_series(table, players)
+    if carried is not None:
+        return carried
     return Series.objects.create(table=table, players=list(players))
+
+
+def continue_series(private: PrivateTable, series: Series | None) -> None:
+    """A rematch (friends.rematch): the first deal at ``private``'s table with the same
+    players as ``series`` goes on with it (its score carried), as if at one table."""
+    PrivateTable.objects.filter(pk=private.pk).update(continues=series)
+    private.continues = series
+
+
+def _carried_series(table: Table, players: list[int]) -> Series | None:
+    """The series a rematch's table carries on (once, at its first deal with the same
+    players): moved to this table and running again; None otherwise."""
+    series_id = table.private.continues_id
+    if series_id is None:
+        return None
+    PrivateTable.objects.filter(pk=table.pk).update(continues=None)
+    series = Series.objects.filter(pk=series_id).first()
+    if series is None or sorted(series.players) != sorted(players):
+        return None
+    # Its old table's running series, if still running, is this one: it moves here.
+    Series.objects.filter(pk=series.pk).update(table=table, ended_at=None, end_reason="")
+    series.refresh_from_db()
+    return series
 
 
 def is_private(table: Table) -> bool:

@@ -14,6 +14,7 @@ from accounts.levels import level_at
 from accounts.selectors import point_balance
 from games.engine.game import Game
 from games.engine.scoring import level_multiplier
+from games.hooks.seat_fields import seat_fields
 from games.ladders import ladder_level, own_ladder
 from games.models import BotPlayer, GameEvent, GameRecord, Seat, Table
 
@@ -23,10 +24,14 @@ def table_state(table: Table) -> dict:
     flags and connections, read in one query (it is read at every seat change). In a
     room whose rule set has a ladder of its own (classic, RULES §9) the levels are on
     that ladder, and ``level_multiplier`` is the 等级倍率 of the players seated now."""
+    # The apps' fields (games.hooks.seat_fields) annotate the same query.
+    fields = seat_fields.items()
+    extra = {key: value for _name, field in fields for key, value in field.annotations().items()}
     seats = list(Seat.objects.filter(table=table).select_related("user", "table__room__rule_set")
                  .annotate(points=point_balance("user_id"),
                            level_number=level_at("points"),
-                           is_bot=Exists(BotPlayer.objects.filter(user_id=OuterRef("user_id"))))
+                           is_bot=Exists(BotPlayer.objects.filter(user_id=OuterRef("user_id"))),
+                           **extra)
                  .order_by("index"))
     ladder = own_ladder(seats[0].table.room.rule_set.config) if seats else None
     seated = [seat for seat in seats if seat.user_id is not None]
@@ -42,6 +47,7 @@ def table_state(table: Table) -> dict:
             "ready": seat.is_ready,
             "bot": seat.is_bot,
             "connected": seat.connected,
+            **{name: field.value(seat) for name, field in fields},
         } for seat in seats],
     }
     if ladder is not None:

@@ -14,6 +14,7 @@ from games.live.lifecycle.deadlines import game_deadline
 from games.live.lifecycle.end import game_settle
 from games.live.presence import sweep_away as _sweep_away
 from games.live.seating import table_fill_bots, table_unseat_unready
+from games.live.sweep_clock import note_sweep
 from games.models import GameRecord, Seat, Table
 
 BATCH = 200
@@ -22,10 +23,12 @@ BATCH = 200
 def sweep_deadlines() -> int:
     """Act on every expired turn: bots and 托管 seats move, people time out."""
     done = 0
-    expired = GameRecord.objects.filter(status=GameRecord.Status.PLAYING,
-                                        deadline__lte=timezone.now()) \
-        .order_by("deadline").values_list("pk", "seq")[:BATCH]
-    for game_id, seq in expired:
+    now = timezone.now()
+    expired = list(GameRecord.objects.filter(status=GameRecord.Status.PLAYING,
+                                             deadline__lte=now)
+                   .order_by("deadline").values_list("pk", "seq", "deadline")[:BATCH])
+    note_sweep(now, expired[0][2] if expired else None)
+    for game_id, seq, _ in expired:
         if game_deadline(game_id=game_id, seq=seq):
             done += 1
     return done
@@ -44,7 +47,8 @@ def sweep_undelivered() -> int:
 
 def sweep_tables() -> int:
     """Unseat people who did not get ready in time; fill waiting tables with bots
-    once a person has waited long enough (GAMES_BOT_FILL_SECONDS)."""
+    once a person has waited long enough (GAMES_BOT_FILL_SECONDS, in a rated room
+    GAMES_RATED_BOT_FILL_SECONDS)."""
     now = timezone.now()
     done = 0
     late_tables = Seat.objects.filter(user__isnull=False, is_ready=False,
@@ -53,9 +57,13 @@ def sweep_tables() -> int:
         .values_list("table_id", flat=True).distinct()[:BATCH]
     for table_id in late_tables:
         done += table_unseat_unready(table_id=table_id)
-    waited = now - timedelta(seconds=settings.GAMES_BOT_FILL_SECONDS)
+    # A rated room waits longer: its matchmaking first looks for people (ratings).
+    waited = Q(room__rated=False,
+               waiting_since__lte=now - timedelta(seconds=settings.GAMES_BOT_FILL_SECONDS)) | \
+        Q(room__rated=True,
+          waiting_since__lte=now - timedelta(seconds=settings.GAMES_RATED_BOT_FILL_SECONDS))
     for table_id in Table.objects.filter(
-            status=Table.Status.WAITING, waiting_since__lte=waited, room__bots_allowed=True,
+            waited, status=Table.Status.WAITING, room__bots_allowed=True,
             # At a private table bots sit only when the host asks (games.live.private_tables).
             seats__user__isnull=True, private__isnull=True) \
             .values_list("pk", flat=True).distinct()[:BATCH]:

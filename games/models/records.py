@@ -33,6 +33,9 @@ class GameRecord(models.Model):
                                  default=BotLevel.TABLE)
     status = models.CharField(_("状态"), max_length=8, choices=Status.choices,
                               default=Status.PLAYING)
+    # Whether the game counts for ratings, as dealt: a rated room's game at a public
+    # table (private tables are casual). The room's later edit applies to the next game.
+    rated = models.BooleanField(_("排位"), default=False)
     seq = models.PositiveIntegerField(_("事件数"), default=0)
     turn = models.PositiveSmallIntegerField(_("轮到座位"), null=True, blank=True)
     deadline = models.DateTimeField(_("出牌截止时间"), null=True, blank=True)

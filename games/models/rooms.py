@@ -1,6 +1,7 @@
 """Rooms and their rule sets, as operators edit them in the admin (RULES §7-§10), and the
 accounts the server's bots play as."""
 
+from django.apps import apps
 from django.conf import settings
 from django.core.exceptions import ValidationError
 from django.db import models
@@ -79,9 +80,9 @@ class RuleSetConfig(models.Model):
 def _table_sizes(**seats) -> set[int]:
     """How many seats the tables of the ``seats`` filter have (a table has one per
     player of its rule set)."""
-    from games.models.tables import Seat  # a room's tables are defined after it
-
-    return set(Seat.objects.filter(**seats).order_by().values("table_id")
+    # A room's tables are defined after it and import it: the model by name, no cycle.
+    seat_model = apps.get_model("games", "Seat")
+    return set(seat_model.objects.filter(**seats).order_by().values("table_id")
                .annotate(count=models.Count("pk")).values_list("count", flat=True))
 
 
@@ -94,6 +95,7 @@ class BotLevel(models.TextChoices):
 
     EASY = "easy", _("简单（托管出牌）")
     TABLE = "table", _("普通")
+    EXPERT = "expert", _("高手")
     STRONG = "strong", _("强")
 
 
@@ -129,8 +131,13 @@ class Room(models.Model):
     bot_level = models.CharField(
         _("机器人水平"), max_length=8, choices=BotLevel.choices, default=BotLevel.TABLE,
         help_text=_("补位机器人怎样出牌：简单＝托管的出法（能压就用最小的同型牌，"
-                    "不用炸弹）；普通＝一般牌桌的出法；强＝会推算牌局的机器人，"
-                    "在后台计算，稍慢一些。对下一局起效，私人牌桌也一样。"))
+                    "不用炸弹）；普通＝一般牌桌的出法；高手＝按牌型规划出牌、会配合同伴的"
+                    "机器人；强＝会推算牌局的机器人，在后台计算，稍慢一些。"
+                    "对下一局起效，私人牌桌也一样。"))
+    rated = models.BooleanField(
+        _("排位"), default=False,
+        help_text=_("排位房的对局计入等级分（ratings），快速加入按等级分相近配桌；"
+                    "好友房的对局一律不计。对下一局起效。"))
     is_open = models.BooleanField(_("开放"), default=True)
     position = models.PositiveSmallIntegerField(_("排序"), default=0)
 
@@ -200,14 +207,14 @@ class Room(models.Model):
             raise ValidationError(errors)
 
     def _kind_changes_during_a_game(self) -> bool:
-        from games.models.records import GameRecord  # a room's games are defined after it
-
+        # A room's games are defined after it and import it: the model by name, no cycle.
+        game_model = apps.get_model("games", "GameRecord")
         if self.pk is None:
             return False
         stored = Room.objects.filter(pk=self.pk).values_list("kind", flat=True).first()
         return (stored is not None and stored != self.kind
-                and GameRecord.objects.filter(room_id=self.pk,
-                                              status=GameRecord.Status.PLAYING).exists())
+                and game_model.objects.filter(room_id=self.pk,
+                                              status=game_model.Status.PLAYING).exists())
 
     def _rule_set_error(self) -> str | None:
         """The rule set must be valid (it sizes the tables), and a room that has tables

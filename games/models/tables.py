@@ -82,6 +82,10 @@ class PrivateTable(models.Model):
     spectators = models.BooleanField(_("允许旁观"), default=True)
     created_at = models.DateTimeField(_("创建时间"), auto_now_add=True)
     closed_at = models.DateTimeField(_("关闭时间"), null=True, blank=True)
+    # A rematch's table (friends.rematch): the series its first deal goes on with, when
+    # that deal seats the same players (games.live.series.series_for_deal).
+    continues = models.ForeignKey("Series", null=True, blank=True, on_delete=models.SET_NULL,
+                                  related_name="+", verbose_name=_("接续的系列赛"))
 
     class Meta:
         verbose_name = _("好友房")

@@ -175,6 +175,8 @@ def table_strings() -> dict[str, str]:
         "login_needed": _("请先登录。"),
         "no_table": _("这张牌桌不存在。"),
         "empty_seat": _("空位"),
+        # Each seat's rating (ratings, docs/ratings.md); "?" while it is provisional.
+        "seat_rating": _("等级分 %(rating)s"),
         "bot": _("机器人"),
         "ready": _("已准备"),
         "not_ready": _("未准备"),

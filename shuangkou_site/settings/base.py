@@ -95,6 +95,9 @@ INSTALLED_APPS = [
     "fair_play",
     "stats",
     "analysis",
+    "friends",
+    "daily",
+    "ratings",
 ]
 
 MIDDLEWARE = [
@@ -194,6 +197,21 @@ CELERY_TASK_ALWAYS_EAGER = False
 # task is redelivered rather than lost.
 CELERY_TASK_ACKS_LATE = True
 CELERY_WORKER_PREFETCH_MULTIPLIER = 1
+# Workers outlive broker outages (shuangkou_site.broker_guard, docs/operations.md):
+# they retry the broker for ever, at most every 2 s (the guard's consumer), and a
+# channel closed without its connection no longer kills them.
+CELERY_WORKER_CONSUMER = "shuangkou_site.broker_guard:Consumer"
+CELERY_BROKER_CONNECTION_RETRY = True
+CELERY_BROKER_CONNECTION_RETRY_ON_STARTUP = True
+CELERY_BROKER_CONNECTION_MAX_RETRIES = None
+# Queues by urgency (docs/operations.md, "Workers and queues"), each served by workers
+# of its own (deploy/): what must be on time (the sweeps, settlements, re-announcing)
+# stays on the default queue, `celery`; slow work (replay analyses, up to
+# ANALYSIS_GAME_SECONDS each) goes to SLOW_TASK_QUEUE, so no turn waits behind it. The
+# strong bots' moves have their own (GAMES_BOT_QUEUE, below).
+CELERY_TASK_DEFAULT_QUEUE = "celery"
+SLOW_TASK_QUEUE = env.str("SLOW_TASK_QUEUE", "slow")
+CELERY_TASK_ROUTES = {"analysis.tasks.analyse_game_task": {"queue": SLOW_TASK_QUEUE}}
 
 LOGGING = {
     "version": 1,
@@ -223,6 +241,21 @@ LEDGER_RELIEF_THRESHOLD = env.int("LEDGER_RELIEF_THRESHOLD", 1000)
 LEDGER_RELIEF_AMOUNT = env.int("LEDGER_RELIEF_AMOUNT", 2000)
 LEDGER_RELIEF_PER_DAY = env.int("LEDGER_RELIEF_PER_DAY", 2)
 
+# Friends (docs/friends.md): every page of a signed-in player polls its notices (table
+# invitations, friend requests) this often, and a player whose page polled within the
+# online window counts as online; an invitation shows this long.
+FRIENDS_POLL_SECONDS = env.int("FRIENDS_POLL_SECONDS", 10)
+FRIENDS_ONLINE_SECONDS = env.int("FRIENDS_ONLINE_SECONDS", 40)
+FRIENDS_INVITE_MINUTES = env.int("FRIENDS_INVITE_MINUTES", 30)
+
+# Daily check-in and tasks (daily/, docs/ledger.md "A player's day"): coins from
+# issuance. The check-in pays the base plus the step for each day of the streak beyond
+# the first, up to the streak cap; a day's rewards never pass the daily cap.
+DAILY_CHECKIN_BASE = env.int("DAILY_CHECKIN_BASE", 100)
+DAILY_CHECKIN_STEP = env.int("DAILY_CHECKIN_STEP", 50)
+DAILY_CHECKIN_STREAK_CAP = env.int("DAILY_CHECKIN_STREAK_CAP", 7)
+DAILY_REWARD_CAP = env.int("DAILY_REWARD_CAP", 1500)
+
 # One process locally; test and prod share a Redis cache so limits hold across processes.
 CACHES = {"default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"}}
 
@@ -247,6 +280,9 @@ ACCOUNTS_TRUSTED_PROXY_COUNT = env.int("TRUSTED_PROXY_COUNT", 0)
 # before the sweeper settles it.
 GAMES_BOT_THINK_SECONDS = env.float("GAMES_BOT_THINK_SECONDS", 1.0)
 GAMES_BOT_FILL_SECONDS = env.float("GAMES_BOT_FILL_SECONDS", 5.0)
+# In a rated room (Room.rated) bots fill only after this wait: first the rated matchmaking
+# looks for people of close rating (ratings.matchmaking, docs/ratings.md).
+GAMES_RATED_BOT_FILL_SECONDS = env.float("GAMES_RATED_BOT_FILL_SECONDS", 30.0)
 GAMES_SETTLE_GRACE_SECONDS = env.int("GAMES_SETTLE_GRACE_SECONDS", 30)
 # A table socket's action runs its one statement from the event loop, on at most this
 # many PostgreSQL connections per web process (games.live.action_pool). Each waits at
@@ -280,6 +316,8 @@ GAMES_INVITE_TRIES_WINDOW_SECONDS = env.int("GAMES_INVITE_TRIES_WINDOW_SECONDS",
 # Under `make run` no Celery beat runs: a thread in the web process sweeps instead.
 GAMES_INPROCESS_SWEEPER = env.bool("GAMES_INPROCESS_SWEEPER", False)
 GAMES_SWEEP_SECONDS = env.float("GAMES_SWEEP_SECONDS", 1.0)
+# How often beat sends the turn-deadline sweep (CELERY_BEAT_SCHEDULE, below).
+GAMES_DEADLINE_SWEEP_SECONDS = env.float("GAMES_DEADLINE_SWEEP_SECONDS", 0.5)
 # The table socket's rate limit (docs/protocol.md, "Framing and limits"): a token bucket
 # per socket holding ``burst`` tokens, refilled at ``per_second``; read when a socket
 # connects.
@@ -309,12 +347,14 @@ GAMES_DISCONNECT_GRACE_SECONDS = env.float("GAMES_DISCONNECT_GRACE_SECONDS", 15.
 GAMES_DEAL_SEED = env.str("GAMES_DEAL_SEED", "")
 # /healthz (shuangkou_site.health): the Redis it PINGs (none under `make run`, which keeps
 # nothing in Redis; test and prod set REDIS_URL) and how long it waits, and the lags past
-# which it answers 503. The sweeper runs every second, so an expired turn older than
-# 30 s means beat or the workers stopped; an ended game waits up to the settle grace
-# plus one unsettled sweep (30 + 30 s) in normal running.
+# which it answers 503. The deadline sweep runs twice a second on a worker of its own
+# (docs/operations.md): a turn more than 5 s late, or no sweep for 10 s, means the
+# sweeps wait behind something or beat or the worker stopped; an ended game waits up
+# to the settle grace plus one unsettled sweep (30 + 30 s) in normal running.
 HEALTH_REDIS_URL = ""
 HEALTH_REDIS_TIMEOUT_SECONDS = env.float("HEALTH_REDIS_TIMEOUT_SECONDS", 1.0)
-HEALTH_SWEEPER_LAG_LIMIT_SECONDS = env.float("HEALTH_SWEEPER_LAG_LIMIT_SECONDS", 30.0)
+HEALTH_SWEEPER_LAG_LIMIT_SECONDS = env.float("HEALTH_SWEEPER_LAG_LIMIT_SECONDS", 5.0)
+HEALTH_LAST_SWEEP_LIMIT_SECONDS = env.float("HEALTH_LAST_SWEEP_LIMIT_SECONDS", 10.0)
 HEALTH_UNSETTLED_AGE_LIMIT_SECONDS = env.float("HEALTH_UNSETTLED_AGE_LIMIT_SECONDS", 300.0)
 # Replay analysis (analysis/, docs/analysis.md): the strong bot replays every move of each
 # human seat. Losses are in score units (RULES §6: 双扣 is ±4 a seat, 单扣 ±2, before the
@@ -335,8 +375,12 @@ ANALYSIS_STALE_SECONDS = env.float("ANALYSIS_STALE_SECONDS", 300.0)
 # (workers busy or down) is dropped, not run late in a pile-up; the next one does its
 # work (the sweeps claim by conditional updates, so any one run catches up).
 CELERY_BEAT_SCHEDULE = {
-    "sweep-deadlines": {"task": "games.tasks.sweep_deadlines_task", "schedule": 1.0,
-                        "options": {"expires": 1.0}},
+    # Twice a second: a turn's deadline is set when the previous step commits, itself at
+    # a sweep, so a 1 s period lands each claim a whole period late (measured: p50
+    # 1.01 s, scripts/bench_timeout_lag.py); at 0.5 s a timeout lands within a second.
+    "sweep-deadlines": {"task": "games.tasks.sweep_deadlines_task",
+                        "schedule": GAMES_DEADLINE_SWEEP_SECONDS,
+                        "options": {"expires": GAMES_DEADLINE_SWEEP_SECONDS}},
     # Games the channel layer failed to tell (games.live.delivery): every second, so a
     # table hears again within a second of the layer coming back.
     "sweep-undelivered": {"task": "games.tasks.sweep_undelivered_task", "schedule": 1.0,
@@ -349,6 +393,30 @@ CELERY_BEAT_SCHEDULE = {
     "sweep-unsettled": {"task": "games.tasks.sweep_unsettled_task", "schedule": 30.0,
                         "options": {"expires": 30.0}},
 }
+
+# --- Ratings (ratings/, docs/ratings.md) ---------------------------------------------
+# Shown numbers are openskill's mu and sigma × 60 (1500 ± 500 to begin with). A rating is
+# provisional (marked ?, off the boards) while its sigma is above this (360 shown: about
+# 20 rated games).
+RATINGS_PROVISIONAL_SIGMA = env.float("RATINGS_PROVISIONAL_SIGMA", 6.0)
+# Anti-farming: the same people's rated games together within the window count fully
+# for the first FREE games, then FREE / (n + 1) of an update (the 12th: a quarter).
+RATINGS_REPEAT_FREE_GAMES = env.int("RATINGS_REPEAT_FREE_GAMES", 3)
+RATINGS_REPEAT_WINDOW_HOURS = env.float("RATINGS_REPEAT_WINDOW_HOURS", 24.0)
+# Bots are never rated; people are rated against them as if they had these fixed
+# ratings (by the room's 机器人水平) with this small deviation. The gaps are the model's
+# own for the bots' measured matches (docs/ratings.md): table beats trustee (easy) 85.7 %
+# of games, strong beats table 78.6 %; the table bot is put at the newcomer's 1500.
+RATINGS_BOT_RATINGS = {"easy": 1300, "table": 1500, "strong": 1650}
+RATINGS_BOT_DEVIATION = 60
+# Rated matchmaking (ratings.matchmaking): quick join in a rated room seats a person at a
+# waiting table whose people's mean rating is within the window of theirs; the window
+# starts at WINDOW and widens by WIDEN_PER_SECOND for every second the table has waited.
+RATINGS_MATCH_WINDOW = env.int("RATINGS_MATCH_WINDOW", 150)
+RATINGS_MATCH_WIDEN_PER_SECOND = env.float("RATINGS_MATCH_WIDEN_PER_SECOND", 10.0)
+# Seasons' boards list those with at least this many rated games in the season.
+RATINGS_SEASON_MIN_GAMES = env.int("RATINGS_SEASON_MIN_GAMES", 5)
+RATINGS_BOARD_SIZE = 100
 
 # --- Metrics (shuangkou_site/metrics; docs/operations.md, "Metrics") ---------------------
 # GET /metrics answers only `Authorization: Bearer <METRICS_TOKEN>` (401 otherwise); with

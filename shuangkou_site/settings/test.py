@@ -44,6 +44,7 @@ PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
 # Bots and 托管 seats move at once, and bots fill a table as soon as a person is ready.
 GAMES_BOT_THINK_SECONDS = 0
 GAMES_BOT_FILL_SECONDS = 0
+GAMES_RATED_BOT_FILL_SECONDS = 0
 # Strong bots (games.live.strong_bots) stop at a number of deals, never at the time
 # budget: their moves then depend on the seed only, as a test recomputing them expects.
 GAMES_STRONG_BOT_MAX_SAMPLES = 24

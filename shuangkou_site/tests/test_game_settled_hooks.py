@@ -4,6 +4,7 @@ all, and settling again writes nothing twice."""
 
 import pytest
 
+from daily.models import GameDone
 from games.hooks.signals import game_settled
 from games.live.lifecycle.end import game_settle
 from games.models import GameRecord
@@ -38,8 +39,8 @@ def failing_subscriber():
 
 def test_the_apps_subscribe_to_the_settlement():
     receivers = {lookup_key[0] for lookup_key, *_receiver in game_settled.receivers}
-    assert {"stats.game_facts", "analysis.auto_analysis", "fair_play.record_escapes"} <= \
-        receivers
+    assert {"stats.game_facts", "analysis.auto_analysis", "fair_play.record_escapes",
+            "daily.task_progress"} <= receivers
 
 
 def test_a_failing_subscriber_rolls_the_whole_settlement_back(ended_game, failing_subscriber):
@@ -50,6 +51,7 @@ def test_a_failing_subscriber_rolls_the_whole_settlement_back(ended_game, failin
     assert ended_game.settled_at is None and ended_game.settlement is None
     assert not Transaction.objects.filter(game_key=ended_game.ledger_key).exists()
     assert not SeatFacts.objects.filter(game=ended_game).exists()
+    assert not GameDone.objects.filter(game=ended_game).exists()
 
 
 def test_a_settlement_after_a_failed_one_writes_everything_once(ended_game):

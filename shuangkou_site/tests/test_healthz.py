@@ -9,6 +9,8 @@ from django.db import DatabaseError, connection
 from django.utils import timezone
 
 from common.testing.server_helpers import refusing_port
+from games.live import sweeps
+from games.live.sweep_clock import note_sweep
 from games.models import GameRecord, Table
 from games.testing.room_helpers import make_player, make_room
 
@@ -36,7 +38,8 @@ def test_healthz_reports_every_dependency_ok(client):
 
     assert response.status_code == 200
     assert response.json() == {"status": "ok", "database": "ok", "redis": "ok",
-                               "sweeper_lag_seconds": 0.0, "oldest_unsettled_seconds": 0.0,
+                               "sweeper_lag_seconds": 0.0, "last_sweep_seconds": None,
+                               "oldest_unsettled_seconds": 0.0,
                                "failing": []}
 
 
@@ -102,3 +105,39 @@ def test_an_ended_game_unsettled_past_the_limit_answers_503(client, settings):
     assert stuck.status_code == 503
     assert 600 <= stuck.json()["oldest_unsettled_seconds"] < 700
     assert stuck.json()["failing"] == ["unsettled"]
+
+
+def test_a_sweep_that_found_a_late_turn_reports_its_lag_after_the_turn_is_gone(
+        client, settings):
+    """The sweeper's lag as it is: a sweep held up behind other work found a turn 32 s
+    late. The turn is handled by then, so no expired turn waits now; /healthz still
+    says how late that sweep came (the old reading said 0 and ok)."""
+    settings.HEALTH_SWEEPER_LAG_LIMIT_SECONDS = 5
+    late = game(status=GameRecord.Status.PLAYING,
+                deadline=timezone.now() - timedelta(seconds=32))
+    GameRecord.objects.filter(pk=late.pk).update(status=GameRecord.Status.ENDED)
+    note_sweep(timezone.now(), late.deadline)
+
+    response = client.get("/healthz")
+
+    assert response.status_code == 503
+    assert 32 <= response.json()["sweeper_lag_seconds"] < 60
+    assert response.json()["last_sweep_seconds"] < 5
+    assert response.json()["failing"] == ["sweeper_lag"]
+
+
+def test_no_sweep_for_longer_than_the_limit_means_the_sweeper_stalled(client, settings):
+    settings.HEALTH_LAST_SWEEP_LIMIT_SECONDS = 10
+    sweeps.sweep_deadlines()  # nothing expired: a sweep on time
+
+    fresh = client.get("/healthz")
+    assert fresh.status_code == 200
+    assert fresh.json()["sweeper_lag_seconds"] == 0.0
+    assert 0 <= fresh.json()["last_sweep_seconds"] < 10
+
+    note_sweep(timezone.now() - timedelta(seconds=25), None)  # then none since
+
+    stalled = client.get("/healthz")
+    assert stalled.status_code == 503
+    assert 25 <= stalled.json()["last_sweep_seconds"] < 60
+    assert stalled.json()["failing"] == ["sweeper_stalled"]

@@ -23,7 +23,7 @@ from django.conf import settings
 
 # Every package of the project.
 CHECKED_PACKAGES = ["common", "accounts", "ledger", "games", "stats", "fair_play",
-                    "shuangkou_site", "analysis"]
+                    "shuangkou_site", "analysis", "ratings"]
 
 
 def package_modules(root: Path, packages: Iterable[str]) -> dict[str, Path]:

@@ -45,7 +45,7 @@ def hand_text(game: Game, seat: int) -> str:
 
 def legal_plays(game: Game) -> list[str]:
     """Every legal play for the seat to act, as canonical rank text, sorted."""
-    moves = legal_moves(game.counts[game.turn], game._current_reading, game.rules)
+    moves = legal_moves(game.counts[game.turn], game.current_reading, game.rules)
     return sorted(format_cards(unpack(move)) for move in moves)
 
 

@@ -20,7 +20,8 @@ MAX_AUTOMATIC_MOVES = 400  # a whole game is far fewer; a guard against a loop
 
 def automatic_move(facts: GameFacts, game: Game) -> bool:
     """Move for the seat to act if nobody is there to: a server bot plays its room's
-    level's move (issue #15: ``easy`` the §10 托管 move, ``table`` its livelier own; a
+    level's move (``easy`` the §10 托管 move, ``table`` its livelier own, ``expert`` the
+    planned move of games.engine.expert; a
     ``strong`` bot reaches here only when its deadline passed without its thought-out
     move, and plays the table move), a seat in 托管 the §10 move. False: a person's
     turn, nothing done."""
@@ -28,6 +29,8 @@ def automatic_move(facts: GameFacts, game: Game) -> bool:
     if seat in facts.bot_seats:
         if facts.bot_level == BotLevel.EASY:
             game.bot_turn()
+        elif facts.bot_level == BotLevel.EXPERT:
+            game.bot_turn(policy="expert")
         else:
             bot_move(game)
     elif game.trustee[seat]:

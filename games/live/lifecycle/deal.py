@@ -16,7 +16,7 @@ from games.errors import ActionError
 from games.live.bot_accounts import bot_user_ids
 from games.live.broadcast import announce_seats, seat_group, send_after_commit
 from games.live.lifecycle.steps import commit_locked
-from games.live.series import series_for_deal
+from games.live.series import is_private, series_for_deal
 from games.live.snapshots import seat_view, table_state
 from games.models import GameRecord, Room, Seat, Table
 from ledger.models import Currency
@@ -42,7 +42,7 @@ def game_start(table: Table, seats: list[Seat]) -> GameRecord:
     record = GameRecord.objects.create(
         table=table, room=room, rule_set_name=rules.name, players=game.players,
         terms=room.money_terms(), series=series_for_deal(table, players),
-        bot_level=room.bot_level,
+        bot_level=room.bot_level, rated=room.rated and not is_private(table),
         bot_seats=sorted(seat for seat, user in enumerate(game.players) if user in bots))
     if game.players != players:  # the 明牌 swap moved two players (hands go with them)
         # Their `connected` flags go with them too: the flag is the player's socket, and

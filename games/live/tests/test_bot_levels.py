@@ -20,6 +20,7 @@ from django.db import connections
 from django.utils import timezone
 
 from games.engine.cards import format_cards
+from games.engine.expert import expert_move
 from games.engine.game import Game
 from games.live import strong_bots, warm_engines
 from games.live.lifecycle import steps
@@ -332,3 +333,28 @@ def test_easy_bots_play_the_trustee_move():
         expected = Game.replay(events[:index]).trustee_cards(events[index]["seat"])
         assert action_text(events[index]) == ("pass" if expected is None
                                               else format_cards(expected))
+
+
+# --- expert --------------------------------------------------------------------------------
+
+def test_expert_bots_play_the_expert_move():
+    room = make_room(bot_level="expert")
+    _client, game_id = play_as_trustee_until_dealt(room, "erin")
+
+    # Expert bots move inline too (no search): the game played out in that step.
+    record = GameRecord.objects.get(pk=game_id)
+    assert record.bot_level == "expert" and record.settled_at is not None
+    events = events_of(game_id)
+    moves = bot_moves(record, events)
+    assert len(moves) > 10
+    differs_from_trustee = 0
+    for index in moves:
+        game = Game.replay(events[:index])
+        seat = events[index]["seat"]
+        expected = expert_move(game.counts[seat], game.current_reading,
+                               game.current["seat"] if game.current else None, seat,
+                               [sum(hand) for hand in game.counts], game.rules)
+        assert action_text(events[index]) == ("pass" if expected is None
+                                              else format_cards(expected))
+        differs_from_trustee += game.trustee_cards(seat) != expected
+    assert differs_from_trustee  # a level of its own, not the 托管 move again

@@ -109,6 +109,8 @@ def enter_room(visit: Visit, room: Room) -> int:
     row = page.locator(f"#room-{room.pk}")
     expect(row.locator(".room-name")).to_have_text(room.name)
     expect(row.locator(".seats-taken")).to_have_text("0")
+    # The ratings panel (ratings): a newcomer's provisional 1500 in each family.
+    expect(page.locator(".ratings-panel .rating[data-family=four] .value")).to_have_text("1500?")
     visit.shot("lobby")
     visit.check("lobby")
 
@@ -122,6 +124,8 @@ def enter_room(visit: Visit, room: Room) -> int:
     assert seat.table_id == table_id and seat.table.room_id == room.pk
     expect(table_page).to_have_attribute("data-my-seat", str(seat.index))
     expect(page.locator(f"#seat-{seat.index} [data-field=name]")).to_contain_text(NICKNAME)
+    # Each seat's rating (ratings), as the socket's table state says it.
+    expect(page.locator(f"#seat-{seat.index} [data-field=rating]")).to_have_text("等级分 1500?")
     expect(page.locator("#ready-button")).to_be_visible()
     visit.shot("table-waiting")
     visit.check("table, waiting")

@@ -9,9 +9,11 @@ from django.utils import translation
 
 from accounts.models import Level
 from games.engine.cards import RANK_TOKENS, Counts, pack
+from games.engine.expert import expert_move
 from games.engine.game import Game
 from games.engine.moves import legal_moves
 from games.engine.patterns import best_beating
+from games.engine.planner import plan
 from games.engine.presets import PRESETS
 from games.engine.records import reading_from_dict
 from games.errors import ActionError
@@ -160,10 +162,21 @@ def test_hints_follow_with_natural_cards_before_wildcards_and_bombs_last():
     ]
 
 
-def test_hints_on_lead_are_every_pattern_smallest_first():
+def test_hints_on_lead_are_every_pattern_the_plans_advice_first():
+    # The whole hand is one pattern (BJ stands for a 3): it goes out at once.
     game = Game.from_hands(PRESETS["qq"], ["3 BJ", "5", "6", "7"], 0)
 
-    assert hint_ranks(game, 0) == ["3", "3 BJ", "BJ"]
+    assert hint_ranks(game, 0) == ["3 BJ", "3", "BJ"]
+
+
+def test_a_lead_hint_is_the_plans_lead_not_the_lowest_card():
+    # Smallest first would offer the 3; the plan leads its 连对 and keeps the 2 for control.
+    game = Game.from_hands(PRESETS["qq"], ["3 4 4 5 5 6 6 2", "5", "6", "7"], 0)
+
+    hints = hint_ranks(game, 0)
+    assert hints[0] == "4 4 5 5 6 6"
+    assert hints[1:3] == ["3", "2"]
+    assert len(hints) == len(set(hints))
 
 
 def test_hints_only_on_the_seats_own_turn():
@@ -179,7 +192,9 @@ def test_hints_only_on_the_seats_own_turn():
 
 def check_hints(reply: dict, client: TableClient) -> str:
     """Every hint is a legal play of the client's own cards that beats the play on the
-    table (or leads); all of them, each once, smallest first. Returns lead/follow."""
+    table (or leads); all of them, each once: the planner's advice first (the expert
+    bot's choice, then the plan's groups), then the rest smallest first. Returns
+    lead/follow."""
     hand = set(client.hand)
     over = reading_from_dict(client.current["reading"], client.rules) \
         if client.current else None
@@ -196,12 +211,21 @@ def check_hints(reply: dict, client: TableClient) -> str:
         order.append((reading.is_bomb, reading.power))
     assert len(set(packed)) == len(packed), "a play is offered twice"
     assert set(packed) == set(legal_moves(counts_of_codes(client.hand), over, client.rules))
-    assert order == sorted(order), "not smallest first"
+    hand_counts = counts_of_codes(client.hand)
+    advised = expert_move(hand_counts, over, client.current["seat"] if client.current else None,
+                          client.seat, client.view["hand_counts"], client.rules)
+    if advised is not None:
+        assert packed[0] == pack(advised), "the planner's advice is not the first hint"
+    groups = {pack(group.cards) for group in plan(hand_counts, client.rules).plain}
+    advice = 1
+    while advice < len(packed) and packed[advice] in groups:
+        advice += 1
+    assert order[advice:] == sorted(order[advice:]), "the rest is not smallest first"
     return "follow" if over else "lead"
 
 
 async def hint_and_play(client: TableClient, game_id: int) -> str:
-    """Ask for hints on this turn, check them, play the smallest one."""
+    """Ask for hints on this turn, check them, play the first one."""
     before = await live_helpers.db(game_state)(game_id)
     await client.send({"type": "hint", "ref": f"h{client.seq}"})
     reply = await client.expect("hints")
@@ -220,7 +244,7 @@ async def hint_and_play(client: TableClient, game_id: int) -> str:
 
 
 @pytest.mark.django_db(transaction=True)
-def test_hints_are_the_players_own_legal_plays_smallest_first_and_playable():
+def test_hints_are_the_players_own_legal_plays_advice_first_and_playable():
     room = make_room()
     alice = make_person("alice")
     table_id = room_quick_join(user=alice, room_id=room.pk).table_id

@@ -11,6 +11,8 @@ import { send } from "./socket.js";
 const SHOW_MS = 5000;
 const phrases = new Map((config.chat || []).map((phrase) => [phrase.id, phrase]));
 let muted = new Set();
+// Players I blocked (friends, GET /api/friends/blocked): their chat never shows.
+const blocked = new Set();
 const timers = new Map();
 
 /** The user at a seat of the table now, or null. */
@@ -25,7 +27,7 @@ export function showChat(message) {
   page.dataset.chatHeard = String(Number(page.dataset.chatHeard || 0) + 1);
   const phrase = phrases.get(message.phrase);
   const user = message.user !== undefined ? message.user : userAt(message.seat);
-  if (!phrase || (user !== null && muted.has(user))) {
+  if (!phrase || (user !== null && (muted.has(user) || blocked.has(user)))) {
     return;
   }
   const section = document.getElementById("seat-" + message.seat);
@@ -79,6 +81,7 @@ export function renderChatMutes() {
 
 export function setupChat() {
   muted = new Set(loadPref("chat-muted", []));
+  loadBlocked();
   if (!phrases.size) {
     return; // the server offers no quick chat
   }
@@ -107,4 +110,18 @@ export function renderChatPicker(seated) {
     dom.chatPhrases.hidden = !seated;
   }
   renderChatMutes();
+}
+
+/** Whom I blocked: read once; a spectator's page without an account reads nothing. */
+function loadBlocked() {
+  if (!config.user) {
+    return;
+  }
+  fetch("/api/friends/blocked", { credentials: "same-origin" })
+    .then((response) => (response.ok ? response.json() : { users: [] }))
+    .then((body) => {
+      (body.users || []).forEach((user) => blocked.add(user));
+      page.dataset.chatBlocked = String(blocked.size);
+    })
+    .catch(() => {});
 }

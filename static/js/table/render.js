@@ -107,6 +107,15 @@ function renderSeat(section) {
     : tableSeat.name + (tableSeat.user === config.user ? " (" + t("you") + ")" : "");
   const title = config.titles[String(tableSeat.level)] || "";
   field("title").textContent = tableSeat.user === null ? "" : "Lv." + tableSeat.level + " " + title;
+  // A person's rating, when the ratings app adds it (null for bots and empty seats).
+  const rating = tableSeat.rating;
+  const ratingField = field("rating");
+  if (ratingField) {
+    ratingField.hidden = !rating;
+    ratingField.textContent = rating
+      ? t("seat_rating", { rating: rating.rating + (rating.provisional ? "?" : "") }) : "";
+    if (rating) ratingField.dataset.rating = String(rating.rating);
+  }
 
   const countField = field("count");
   const backs = field("backs");

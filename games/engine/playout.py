@@ -1,0 +1,108 @@
+"""Playouts for the search: a lean game over full hands (:class:`Sim`, the turn rules
+of :mod:`.turns`, the real scoring) played to the end by the expert's policy."""
+
+from __future__ import annotations
+
+from operator import sub
+
+from .cards import Counts
+from .expert import expert_move
+from .patterns import best_beating
+from .position import Position
+from .rulesets import RuleSet
+from .scoring import bomb_record, score_places, score_tcy
+from .turns import decided, next_seat, places, trick_leader, trick_over
+
+
+class Sim:
+    """A lean copy of the game flow over full hands, for rollouts. ``cache`` is
+    shared by the rollouts of one search: readings and the rollout policy's pure
+    choices, keyed by cards and ``id`` of the reading to beat (every reading in
+    play is kept alive by the cache or the position, so ids are not reused)."""
+
+    __slots__ = ("rules", "cache", "hands", "sizes", "alive", "turn", "current",
+                 "current_seat", "passes", "finish", "bombs", "over")
+
+    def __init__(self, rules: RuleSet, hands: list[Counts], position: Position,
+                 cache: dict | None = None) -> None:
+        self.rules = rules
+        self.cache = {} if cache is None else cache
+        self.hands = hands
+        self.sizes = list(position.hand_counts)
+        self.alive = sum(1 for n in self.sizes if n)
+        self.turn = position.seat
+        self.current = position.current
+        self.current_seat = position.current_seat
+        self.passes = position.passes
+        self.finish = list(position.finish)
+        self.bombs = list(position.bombs)
+        self.over = False
+
+    def step(self, cards: Counts | None) -> None:
+        who = self.turn
+        if cards is None:
+            self.passes += 1
+            self._advance(who)
+            return
+        key = (cards, id(self.current))
+        reading = self.cache.get(key)
+        if reading is None:
+            reading = self.cache[key] = best_beating(cards, self.current, self.rules)
+        self.hands[who] = tuple(map(sub, self.hands[who], cards))
+        self.sizes[who] -= reading.size
+        self.current, self.current_seat, self.passes = reading, who, 0
+        if reading.is_bomb:
+            self.bombs.append(bomb_record(who, reading))
+        if not self.sizes[who]:
+            self.alive -= 1
+            self.finish.append(who)
+            if decided(self.finish, self.rules.players):
+                self.over = True
+                return
+        self._advance(who)
+
+    def _advance(self, who: int) -> None:
+        winner = self.current_seat
+        sizes = self.sizes
+        if trick_over(self.passes, winner, sizes):
+            self.turn = trick_leader(winner, sizes)
+            self.current = self.current_seat = None
+            self.passes = 0
+            return
+        self.turn = next_seat(sizes, who)
+
+    def team_value(self, seat: int) -> float:
+        """The final score of ``seat``'s team (mean of its members)."""
+        players = self.rules.players
+        if players == 2:
+            winner = self.finish[0]
+            result = score_tcy(self.rules, winner, self.sizes[1 - winner], self.bombs, 1, False)
+            return float(result.scores[seat])
+        finish = places(self.finish, 4, self.finish[-1])
+        scores = score_places(self.rules, finish, self.bombs).scores
+        return (scores[seat] + scores[(seat + 2) % 4]) / 2
+
+    def partner_winning(self, seat: int) -> bool:
+        return (self.current_seat is not None and self.rules.players == 4
+                and self.current_seat % 2 == seat % 2 and self.current_seat != seat)
+
+    def opponent_cards(self, seat: int) -> int:
+        players = self.rules.players
+        sizes = [n for s, n in enumerate(self.sizes)
+                 if n and (s % 2 != seat % 2 if players == 4 else s != seat)]
+        return min(sizes) if sizes else 0
+
+
+def rollout(sim: Sim, limit: int = 400) -> None:
+    """Play to the end with the expert's policy for every seat (:func:`expert_move`
+    without move generation; its plans are memoised)."""
+    rules = sim.rules
+    hands = sim.hands
+    sizes = sim.sizes
+    for _ in range(limit):
+        if sim.over:
+            return
+        seat = sim.turn
+        sim.step(expert_move(hands[seat], sim.current, sim.current_seat, seat, sizes, rules,
+                             full=False))
+    raise RuntimeError("a rollout did not end")

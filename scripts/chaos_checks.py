@@ -1,0 +1,175 @@
+"""scripts/chaos.py's additions for the queues and outages: private tables and stored
+games to analyse (set up once the tables are seated), analyses queued during the run,
+and the checks read at the end (the sweeper's lag outside the faults, private tables
+and analyses)."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import os
+import time
+import urllib.error
+import urllib.request
+from datetime import datetime, timedelta
+
+from loadtest import _percentile
+from websockets.asyncio.client import connect
+
+# Run in `manage.py shell` once the tables are seated: the first --private-tables tables
+# become private (hosted by their first seat's player; every other one without
+# spectators), and --analyses stored sample games wait for their analyses.
+SETUP = """
+import json, secrets
+from datetime import timedelta
+from django.utils import timezone
+from games.models import PrivateTable, Seat, Table
+from games.testing.room_helpers import make_player, make_room
+from games.testing.stored_games import stored_game
+for index, table_id in enumerate({private}):
+    host = Seat.objects.filter(table_id=table_id, user__isnull=False).first().user
+    PrivateTable.objects.create(table_id=table_id, host=host, code=secrets.token_hex(4),
+                                expires_at=timezone.now() + timedelta(days=1),
+                                spectators=index % 2 == 0)
+room = make_room("chaos analysed")
+users = [make_player(f"analysed-{{i}}") for i in range(4)]
+stored = [stored_game(room, users, seed=seed, settled=True).pk
+          for seed in range(1, {analyses} + 1)]
+print(json.dumps(stored))
+"""
+ANALYSE = """
+from analysis.services import analysis_request
+from games.models import GameRecord
+for pk in {stored}:
+    analysis_request(record=GameRecord.objects.get(pk=pk), user=None, auto=True)
+"""
+
+
+
+
+def sweeps_resumed(port: int, seconds: float = 180) -> float:
+    """Seconds until the site's /healthz says a deadline sweep ran within the last
+    second (``last_sweep_seconds``): the sweeps resumed after a fault."""
+    started = time.monotonic()
+    while time.monotonic() - started < seconds:
+        try:
+            with urllib.request.urlopen(f"http://127.0.0.1:{port}/healthz", timeout=5) as r:
+                body = json.load(r)
+        except urllib.error.HTTPError as answer:  # 503: read it all the same
+            body = json.load(answer)
+        except (OSError, ValueError):
+            body = {}
+        last = body.get("last_sweep_seconds")
+        if last is not None and last <= 1.0 and body.get("redis") == "ok":
+            break
+        time.sleep(0.2)
+    return time.monotonic() - started
+
+
+def prepare(stack, private: list[int], analyses: int) -> list[int]:
+    """Make ``private`` tables private and store ``analyses`` games; their ids."""
+    made = stack.manage("shell", "-c", SETUP.format(private=private, analyses=analyses))
+    if made.returncode:
+        raise RuntimeError(f"private tables and stored games:\n{made.stderr[-2000:]}")
+    return json.loads(made.stdout.strip().splitlines()[-1])
+
+
+def queue_analyses(stack, stored: list[int]) -> str:
+    """Queue the analyses of ``stored`` games; what went wrong, or ""."""
+    done = stack.manage("shell", "-c", ANALYSE.format(stored=stored))
+    return done.stderr[-300:] if done.returncode else ""
+
+
+def sweep_lags(path: str, outages: list, grace_seconds: float) -> tuple[list, list]:
+    """The live worker's sweep-lag lines (games.timing): the lags of claims whose
+    deadline fell outside every fault (and ``grace_seconds`` after it), and of the rest."""
+    grace = timedelta(seconds=grace_seconds)
+    windows = [(began, ended + grace) for _, began, ended in outages]
+    outside, inside = [], []
+    with open(path, errors="replace") as handle:
+        for line in handle:
+            try:
+                record = json.loads(line)
+            except ValueError:
+                continue
+            if not isinstance(record, dict) or record.get("what") != "sweep-lag":
+                continue
+            lag = float(record["ms"]) / 1000
+            deadline = datetime.fromisoformat(record["time"]) - timedelta(seconds=lag)
+            hit = any(began <= deadline <= until for began, until in windows)
+            (inside if hit else outside).append(lag)
+    return outside, inside
+
+
+def run_checks(stack, args, outages: list) -> tuple[list[str], list[str]]:
+    """Report lines and failure reasons: the sweeper's lag, private tables, analyses."""
+    outside, inside = sweep_lags(os.path.join(stack.dir, "worker.log"), outages,
+                                 args.lag_grace)
+    private = stack.sql("SELECT count(*), count(*) FILTER (WHERE NOT spectators) FROM "
+                        "games_privatetable")[0]
+    analyses = dict(stack.sql("SELECT status, count(*) FROM analysis_gameanalysis "
+                              "GROUP BY status"))
+    lines = [
+        f"sweeper lag outside the faults (+{args.lag_grace:.0f} s): {len(outside)} claims, "
+        f"p50 {_percentile(outside, 0.5):.3f} s, p99 {_percentile(outside, 0.99):.3f} s, "
+        f"max {max(outside, default=0):.3f} s; during them: {len(inside)} claims, max "
+        f"{max(inside, default=0):.1f} s",
+        f"private tables: {private[0]} ({private[1]} without spectators); "
+        f"analyses: {analyses}",
+    ]
+    reasons = []
+    if max(outside, default=0) >= args.max_sweep_lag:
+        reasons.append(f"sweeper lag {max(outside):.2f} s outside the faults "
+                       f">= {args.max_sweep_lag:.0f} s")
+    if not outside:
+        reasons.append("no sweep-lag lines read")
+    if args.analyses_per_fault and not sum(n for status, n in analyses.items()
+                                           if status != "queued"):
+        reasons.append("no analysis ran")
+    return lines, reasons
+
+
+async def malformed_frames(url: str, origin: str, session: str) -> dict[str, str]:
+    """Frames no client should send, each on a socket of its own: "ok" where the server
+    answered an error frame and the socket still answers a snapshot after it."""
+    frames = {
+        "deep-nested JSON": "[" * 2000 + "]" * 2000,
+        "deep-nested object": '{"type": "play", "seq": 0, "cards": ' + "[" * 1500
+        + "]" * 1500 + "}",
+        "NaN": '{"type": "play", "seq": NaN, "cards": []}',
+        "Infinity seq": '{"type": "pass", "seq": Infinity}',
+        "huge int seq": '{"type": "pass", "seq": ' + "9" * 3000 + "}",
+        "garbage": "\x00\xff not json at all }}}",
+        "binary": b"\x00\x01\x02\xff" * 16,
+        "oversized": json.dumps({"type": "snapshot", "pad": "x" * 70000}),
+        "wrong shapes": json.dumps({"type": ["play"], "seq": {"a": 1}}),
+        "cards not a list": json.dumps({"type": "play", "seq": 0, "cards": "AS"}),
+    }
+    async def next_of(socket, *kinds: str) -> str:
+        """The type of the next frame of one of ``kinds``, skipping the table's own
+        pushes (``table`` and ``events`` frames); "nothing" after 10 s."""
+        try:
+            async with asyncio.timeout(10):
+                while True:
+                    kind = json.loads(await socket.recv()).get("type")
+                    if kind in kinds:
+                        return kind
+        except TimeoutError:
+            return "nothing"
+
+    results = {}
+    for name, frame in frames.items():
+        try:
+            async with connect(url, origin=origin,
+                               additional_headers={"Cookie": f"sessionid={session}"},
+                               open_timeout=10, max_size=None) as socket:
+                await next_of(socket, "snapshot")  # the one sent on connect
+                await socket.send(frame)
+                reply = await next_of(socket, "error", "snapshot")
+                await socket.send(json.dumps({"type": "snapshot"}))
+                after = await next_of(socket, "snapshot")
+                results[name] = ("ok" if reply == "error" and after == "snapshot"
+                                 else f"replied {reply}, then {after}")
+        except Exception as error:
+            results[name] = f"socket lost: {type(error).__name__} {error}"[:120]
+    return results
