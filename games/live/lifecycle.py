@@ -31,6 +31,8 @@ from accounts.models import User
 from common.metrics.action_clock import action_committed
 from games.engine.game import Game, GameError, event_for
 from games.errors import ActionError
+from games.hooks.deals import DealPlan, planned_deal
+from games.hooks.signals import table_reopened
 from games.live import warm_engines
 from games.live.append import Step, append_step, row_seq
 from games.live.bot_accounts import bot_user_ids, stand_bots_if_alone
@@ -74,9 +76,12 @@ MAX_AUTOMATIC_MOVES = 400  # a whole game is far fewer; a guard against a loop
 ACT_ATTEMPTS = 3
 
 
-def game_start(table: Table, seats: list[Seat]) -> GameRecord:
+def game_start(table: Table, seats: list[Seat], *, plan: DealPlan | None = None) -> GameRecord:
     """Deal a game at a full, ready table (call with the table locked): freeze the
-    stakes in coin rooms (RULES §8), seat the players as the 明牌 swap says (§2)."""
+    stakes in coin rooms (RULES §8), seat the players as the 明牌 swap says (§2).
+    ``plan`` (or a registered planner's, games.hooks.deals) gives the seed and the
+    previous game: a tournament's duplicate boards deal every table alike."""
+    plan = plan or planned_deal(table)
     room = table.room
     rules = room.rule_set.as_rule_set()
     players = [seat.user_id for seat in seats]
@@ -86,7 +91,8 @@ def game_start(table: Table, seats: list[Seat]) -> GameRecord:
     stake = _tcy_stake(room, rules, players) if rules.players == 2 else 1
     # classic's 等级倍率 (RULES §9): the seats' point balances now, frozen in the deal.
     points = point_balances(players) if rules.has_level_multiplier else None
-    game = Game.deal(rules, players, _deal_seed(table), table.last_result, stake=stake,
+    seed, previous = (plan.seed, plan.previous) if plan else (_deal_seed(table), table.last_result)
+    game = Game.deal(rules, players, seed, previous, stake=stake,
                      coins=room.is_coins, escape_mode=room.escape_mode, points=points)
     bots = bot_user_ids(players)
     record = GameRecord.objects.create(
@@ -325,6 +331,7 @@ def game_settle(*, game_id: int) -> bool:
         send_after_commit(table_group(record.table_id), {
             "type": "game.events", "game": record.pk, "seq": record.seq, "turn": None,
             "deadline": None, "events": [event]})
+        table_reopened.send(sender=GameRecord, record=record)
     return True
 
 

@@ -118,6 +118,7 @@ INSTALLED_APPS = [
     "fair_play",
     "stats",
     "analysis",
+    "tournaments",
 ]
 
 MIDDLEWARE = [
@@ -359,6 +360,10 @@ ANALYSIS_STALE_SECONDS = float(os.environ.get("ANALYSIS_STALE_SECONDS", "300"))
 # Each sweep expires after its interval: a sweep still queued when the next is sent
 # (workers busy or down) is dropped, not run late in a pile-up; the next one does its
 # work (the sweeps claim by conditional updates, so any one run catches up).
+# Tournaments (docs/tournaments.md): seconds between a table's board and its next one,
+# for its players to read the result.
+TOURNAMENTS_BOARD_PAUSE_SECONDS = float(os.environ.get("TOURNAMENTS_BOARD_PAUSE_SECONDS", "5"))
+
 CELERY_BEAT_SCHEDULE = {
     "sweep-deadlines": {"task": "games.tasks.sweep_deadlines_task", "schedule": 1.0,
                         "options": {"expires": 1.0}},
@@ -373,6 +378,10 @@ CELERY_BEAT_SCHEDULE = {
                      "options": {"expires": 2.0}},
     "sweep-unsettled": {"task": "games.tasks.sweep_unsettled_task", "schedule": 30.0,
                         "options": {"expires": 30.0}},
+    # Tournaments (tournaments.flow.sweep): scheduled starts, and every running one
+    # moved on from the database (after a restart or a lost task).
+    "sweep-tournaments": {"task": "tournaments.tasks.sweep_tournaments_task",
+                          "schedule": 5.0, "options": {"expires": 5.0}},
 }
 
 # --- Metrics (shuangkou_site/metrics; docs/operations.md, "Metrics") ---------------------

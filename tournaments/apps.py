@@ -1,0 +1,25 @@
+from django.apps import AppConfig
+from django.utils.translation import gettext_lazy as _
+
+
+class TournamentsConfig(AppConfig):
+    default_auto_field = "django.db.models.BigAutoField"
+    name = "tournaments"
+    verbose_name = _("比赛场")
+
+    def ready(self) -> None:
+        # games asks and announces; tournaments answers (README, "Layout"): its tables
+        # are dealt only by the tournament, its players sit only where it seats them,
+        # and each settled board moves it on.
+        from games.hooks.deals import deal_planners
+        from games.hooks.seat_guards import seat_guards
+        from games.hooks.signals import game_settled, table_reopened
+        from tournaments import tasks  # noqa: F401 (registers the tasks)
+        from tournaments.dealing import refuse_other_deals
+        from tournaments.registration import check_may_sit
+        from tournaments.settled import move_on, record_board
+
+        deal_planners.register("tournaments.duplicate_boards", refuse_other_deals)
+        seat_guards.register("tournaments.seated_by_tournament", check_may_sit)
+        game_settled.connect(record_board, dispatch_uid="tournaments.record_board")
+        table_reopened.connect(move_on, dispatch_uid="tournaments.move_on")
