@@ -20,6 +20,7 @@ urlpatterns = [
     path("", include("games.archive.urls")),
     path("", include("stats.urls")),
     path("", include("analysis.urls")),
+    path("", include("tournaments.urls")),
     path("admin/", admin.site.urls),
     # The header's language switch posts to set_language (django.views.i18n).
     path("i18n/", include("django.conf.urls.i18n")),

@@ -51,6 +51,9 @@ class TournamentTemplate(models.Model):
                                             help_text=_("开赛时空位由机器人补上。"))
     bot_level = models.CharField(_("机器人水平"), max_length=8, choices=BotLevel.choices,
                                  default=BotLevel.TABLE)
+    next_start_at = models.DateTimeField(
+        _("下一场开赛时间"), null=True, blank=True,
+        help_text=_("定时开赛：用“开一场比赛”操作开出的下一场在这个时间开赛。"))
     created_at = models.DateTimeField(_("创建时间"), auto_now_add=True)
 
     class Meta:
