@@ -155,7 +155,8 @@ def show(rows: list[dict]) -> None:
               f"{item['actions']:>8} {item['p50_ms']:>7.1f} {item['p99_ms']:>7.1f} "
               f"{item['games_settled']:>7} {item['errors']:>6}")
     base, other = rows
-    print(f"ratios (tournament / outside): all dealt {other['all_dealt_s'] / base['all_dealt_s']:.2f}, "
+    dealt = other["all_dealt_s"] / base["all_dealt_s"]
+    print(f"ratios (tournament / outside): all dealt {dealt:.2f}, "
           f"p50 {other['p50_ms'] / base['p50_ms']:.2f}, p99 {other['p99_ms'] / base['p99_ms']:.2f}")
 
 
