@@ -112,7 +112,7 @@ async def tournament(plan: dict, bases: list[str], think: float) -> dict:
     go = asyncio.Event()
     clients: list[TimedClient] = []
 
-    async def person(number: int, person: dict) -> None:
+    async def player(number: int, person: dict) -> None:
         base = bases[number % len(bases)]
         origin = "http://" + base.split("//")[1]
         headers = {"Cookie": f"sessionid={person['session']}"}
@@ -133,7 +133,7 @@ async def tournament(plan: dict, bases: list[str], think: float) -> dict:
         clients.append(client)
         await client.run(0)
 
-    tasks = [asyncio.create_task(person(number, person))
+    tasks = [asyncio.create_task(player(number, person))
              for number, person in enumerate(plan["people"])]
     await asyncio.wait_for(joined.wait(), 120)
     go.set()
@@ -189,6 +189,7 @@ def main() -> None:
         bases = [f"ws://127.0.0.1:{port}" for port in args.web_ports]
         log("outside a tournament")
         rows = [asyncio.run(outside(plan, bases, args.think))]
+        log(json.dumps(rows[0]))
         log("a tournament round")
         rows.append(asyncio.run(tournament(tplan, bases, args.think)))
         show(rows)
