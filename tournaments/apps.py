@@ -15,9 +15,11 @@ class TournamentsConfig(AppConfig):
         from games.hooks.deals import deal_planners
         from games.hooks.seat_guards import seat_guards
         from games.hooks.signals import game_settled, table_reopened
+        from games.hooks.sweeps import periodic_sweeps
         from games.hooks.visibility import read_guards, watch_guards
         from tournaments import tasks  # noqa: F401 (registers the tasks)
         from tournaments.dealing import refuse_other_deals
+        from tournaments.flow import sweep
         from tournaments.registration import check_may_sit
         from tournaments.replay_panel import replay_context
         from tournaments.settled import move_on, record_board
@@ -30,5 +32,7 @@ class TournamentsConfig(AppConfig):
         # the same cards at every table: no peeking at another table's board
         watch_guards.register("tournaments.own_table_only", may_watch_table)
         read_guards.register("tournaments.board_finished_everywhere", may_read_board)
+        # under make run, where no beat runs (beat: sweep-tournaments)
+        periodic_sweeps.register("tournaments.sweep", sweep)
         replay_panels.register("tournaments.same_hand", ReplayPanel(
             template="tournaments/_replay_panel.html", context=replay_context))
