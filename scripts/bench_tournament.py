@@ -191,7 +191,8 @@ def show(rows: list[dict]) -> None:
     base, other = rows
     dealt = other["all_dealt_s"] / base["all_dealt_s"]
     print(f"ratios (tournament / outside): all dealt {dealt:.2f}, "
-          f"p50 {other['p50_ms'] / base['p50_ms']:.2f}, p99 {other['p99_ms'] / base['p99_ms']:.2f}, "
+          f"p50 {other['p50_ms'] / base['p50_ms']:.2f}, "
+          f"p99 {other['p99_ms'] / base['p99_ms']:.2f}, "
           f"p99 after all dealt {other['steady_p99_ms'] / base['steady_p99_ms']:.2f}")
     print("(outside: sockets open before t0, then every seat ready at t0; tournament: "
           "players on the tournament socket, the round started at t0, each player's "
