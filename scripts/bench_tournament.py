@@ -161,6 +161,9 @@ async def tournament(plan: dict, bases: list[str], think: float) -> dict:
                 table = state["tables"].get(str(person["user"]))
                 if table:
                     break
+        # A table's four sockets on one web process, as outside a tournament (a game's
+        # engine stays warm in the process its actions reach).
+        base = bases[table % len(bases)]
         client = TournamentSeat(f"{base}/ws/table/{table}/", person["session"], origin,
                                 stats, think=think)
         clients.append(client)
