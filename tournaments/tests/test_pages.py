@@ -71,3 +71,23 @@ def test_no_peeking_at_a_board_until_every_table_has_finished_it():
     assert Client().get(f"/tournaments/{tournament.pk}/boards/1/1/").status_code == 404
     assert Client().get(f"/api/tournaments/{tournament.pk}/boards/1/1").status_code == 404
     assert mine.game.status == GameRecord.Status.PLAYING
+
+
+@pytest.mark.django_db(transaction=True)
+def test_the_pages_in_english_have_no_chinese_but_names():
+    from common.testing.i18n_checks import CHINESE, ENDONYMS, visible_text, without
+
+    tournament = open_scheduled(make_template(name="Weekend cup", size=8, rounds=1,
+                                              boards_per_round=1))
+    person, = make_people(1)
+    register(user=person, tournament_id=tournament.pk)
+    make_due(tournament)
+    flow.sweep()
+    client = signed_in(person)
+    client.cookies["django_language"] = "en"
+    names = list(Entry.objects.filter(tournament=tournament)
+                 .values_list("user__nickname", flat=True)) + list(ENDONYMS)
+    for path in ("/tournaments/", f"/tournaments/{tournament.pk}/"):
+        text = without(visible_text(client.get(path).content.decode()), names)
+        assert not CHINESE.findall(text), (path, CHINESE.findall(text)[:20])
+    assert "Standings" in client.get(f"/tournaments/{tournament.pk}/").content.decode()
