@@ -15,7 +15,8 @@ from django.utils.translation import gettext_lazy as _
 from games.errors import ActionError
 from games.hooks.deals import DealPlan
 from games.live.broadcast import announce_seats
-from games.live.lifecycle import game_disconnected, game_start
+from games.live.lifecycle.deadlines import game_disconnected
+from games.live.lifecycle.deal import game_start
 from games.live.seating import locked_table
 from games.models import Seat, Table, TableSocket
 from tournaments.boards import board_seed

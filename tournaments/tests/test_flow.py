@@ -5,7 +5,7 @@ the socket players)."""
 import pytest
 
 from games.errors import ActionError
-from games.live.lifecycle import game_act
+from games.live.lifecycle.act import game_act
 from games.models import GameRecord, Seat
 from ledger.audit import ledger_violations
 from ledger.models import Account, Currency, SystemAccount, Transaction
