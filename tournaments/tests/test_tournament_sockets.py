@@ -53,12 +53,12 @@ class Watcher:
         assert connected
         return await self.next()
 
-    async def next(self, timeout: float = 60) -> dict:
+    async def next(self, timeout: float = 400) -> dict:
         state = await self.communicator.receive_json_from(timeout=timeout)
         self.states.append(state)
         return state
 
-    async def until(self, test, timeout: float = 120) -> dict:
+    async def until(self, test, timeout: float = 400) -> dict:
         async def find():
             state = self.states[-1] if self.states else None
             while state is None or not test(state):
@@ -77,7 +77,7 @@ async def play_board(client: TableClient, played: set[int], *, quit_after: int |
         if client.need_snapshot:
             client.need_snapshot = False
             await client.send({"type": "snapshot"})
-        await client.receive(timeout=60)
+        await client.receive(timeout=300)
     game_id = client.game_id
     moves = 0
     while client.settled is None:
@@ -94,7 +94,7 @@ async def play_board(client: TableClient, played: set[int], *, quit_after: int |
                 return False
             await client.play_turn()
             moves += 1
-        await client.receive(timeout=60)
+        await client.receive(timeout=300)
     played.add(game_id)
     return True
 
@@ -148,7 +148,7 @@ def test_sixteen_players_duplicate_boards_matchpoints_and_prizes(settings):
             for user in people))
         return await watcher.until(lambda state: state["status"] == "finished"), watcher
 
-    final, watcher = run(scenario, seconds=600)
+    final, watcher = run(scenario, seconds=900)
     tournament.refresh_from_db()
     assert tournament.status == Tournament.Status.FINISHED
 
