@@ -28,7 +28,9 @@ _dealing = contextvars.ContextVar("tournament_dealing", default=False)
 def refuse_other_deals(table: Table) -> DealPlan | None:
     """The deal planner (games.hooks.deals): a tournament's table is never dealt by a
     ready or a fill, only by :func:`deal_board`, which passes its plan itself."""
-    if not _dealing.get() and Tournament.objects.filter(room_id=table.room_id).exists():
+    # A tournament's room is closed: an open room's deal costs no query here.
+    if not _dealing.get() and not table.room.is_open \
+            and Tournament.objects.filter(room_id=table.room_id).exists():
         raise ActionError(_("比赛牌桌由比赛自动发牌"))
     return None
 
