@@ -21,6 +21,9 @@ KIND_LABELS = {
     Kind.ADJUSTMENT: _("管理调整"),
     Kind.RELIEF: _("救济金"),
     Kind.REWARD: _("每日奖励"),
+    Kind.TOURNAMENT_ENTRY: _("比赛报名费"),
+    Kind.TOURNAMENT_PRIZE: _("比赛奖金"),
+    Kind.TOURNAMENT_REFUND: _("比赛退费"),
 }
 
 # Memos the services write on their own postings (ledger.services, games.live.bot_accounts): shown
@@ -29,6 +32,8 @@ SYSTEM_MEMOS = frozenset((
     gettext_noop("新玩家赠送"), gettext_noop("机器人补充金币"), gettext_noop("金币冻结"),
     gettext_noop("解冻"), gettext_noop("逃跑结算"), gettext_noop("对局结算"),
     gettext_noop("救济金"), gettext_noop("签到奖励"), gettext_noop("每日任务奖励"),
+    gettext_noop("救济金"), gettext_noop("比赛报名费"), gettext_noop("比赛奖金"),
+    gettext_noop("比赛退费"),
 ))
 
 

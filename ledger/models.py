@@ -28,6 +28,8 @@ class SystemAccount(models.TextChoices):
     HOUSE = "house", _("庄家")
     ISSUANCE = "issuance", _("发行")
     ESCROW = "escrow", _("冻结托管")
+    # Tournaments' entry fees until the prizes are paid or the entries refunded.
+    PRIZE_POOL = "prize_pool", _("比赛奖池")
 
 
 # Accounts allowed below zero: issuance is where coins come from, and the house pays
@@ -46,6 +48,9 @@ class Kind(models.TextChoices):
     ADJUSTMENT = "admin_adjustment", _("管理调整")
     RELIEF = "relief", _("救济金")
     REWARD = "reward", _("每日奖励")
+    TOURNAMENT_ENTRY = "tournament_entry", _("比赛报名费")
+    TOURNAMENT_PRIZE = "tournament_prize", _("比赛奖金")
+    TOURNAMENT_REFUND = "tournament_refund", _("比赛退费")
 
 
 class Account(models.Model):

@@ -15,13 +15,14 @@ from channels.security.websocket import AllowedHostsOriginValidator  # noqa: E40
 
 from games.live.routing import websocket_urlpatterns  # noqa: E402
 from shuangkou_site.metrics.process_watch import WatchedProtocolRouter  # noqa: E402
+from tournaments.routing import websocket_urlpatterns as tournament_routes  # noqa: E402
 
 # Watched: the process's event-loop lag and pool figures (shuangkou_site.metrics).
 application = WatchedProtocolRouter(
     {
         "http": django_asgi_app,
         "websocket": AllowedHostsOriginValidator(
-            AuthMiddlewareStack(URLRouter(websocket_urlpatterns)),
+            AuthMiddlewareStack(URLRouter(websocket_urlpatterns + tournament_routes)),
         ),
     }
 )

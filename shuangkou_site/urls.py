@@ -24,6 +24,7 @@ urlpatterns = [
     path("", include("friends.urls")),
     path("", include("daily.urls")),
     path("", include("ratings.urls")),
+    path("", include("tournaments.urls")),
     path("admin/", admin.site.urls),
     # The header's language switch posts to set_language (django.views.i18n).
     path("i18n/", include("django.conf.urls.i18n")),

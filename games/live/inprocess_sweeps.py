@@ -13,6 +13,7 @@ import logging
 from channels.db import database_sync_to_async
 from django.conf import settings
 
+from games.hooks.sweeps import periodic_sweeps
 from games.live import sweeps
 
 logger = logging.getLogger(__name__)
@@ -45,3 +46,6 @@ def _sweep_once(ticks: int) -> None:
     sweeps.sweep_tables()
     if ticks % 30 == 0:
         sweeps.sweep_unsettled()
+    if ticks % 5 == 0:  # the apps' own (games.hooks.sweeps), as beat's every 5 s
+        for sweep in periodic_sweeps:
+            sweep()

@@ -21,6 +21,7 @@ from __future__ import annotations
 from django.contrib.auth.models import AnonymousUser
 
 from accounts.models import User
+from games.hooks.visibility import guards_let_read, guards_let_watch
 from games.models import GameRecord, PrivateTable, Seat, Table
 
 Viewer = User | AnonymousUser | None
@@ -50,6 +51,8 @@ def closed_private(table_id: int) -> PrivateTable | None:
 def may_watch(user: Viewer, table_id: int) -> bool:
     """Whether ``user`` may open the table (its page, its socket) without a seat there:
     any table but a private one without spectators, which only its insiders may."""
+    if not guards_let_watch(user, table_id):  # the apps' own rules (games.hooks.visibility)
+        return False
     private = closed_private(table_id)
     return private is None or private_insider(user, private)
 
@@ -57,6 +60,8 @@ def may_watch(user: Viewer, table_id: int) -> bool:
 def may_read_game(user: Viewer, record: GameRecord) -> bool:
     """Whether ``user`` may read the game at all (what of it, hands and log, is the
     reader's to filter): see the module's docstring."""
+    if not guards_let_read(user, record):  # the apps' own rules (games.hooks.visibility)
+        return False
     private = closed_private(record.table_id)
     if private is None:
         return True

@@ -98,6 +98,7 @@ INSTALLED_APPS = [
     "friends",
     "daily",
     "ratings",
+    "tournaments",
 ]
 
 MIDDLEWARE = [
@@ -374,6 +375,10 @@ ANALYSIS_STALE_SECONDS = env.float("ANALYSIS_STALE_SECONDS", 300.0)
 # Each sweep expires after its interval: a sweep still queued when the next is sent
 # (workers busy or down) is dropped, not run late in a pile-up; the next one does its
 # work (the sweeps claim by conditional updates, so any one run catches up).
+# Tournaments (docs/tournaments.md): seconds between a table's board and its next one,
+# for its players to read the result.
+TOURNAMENTS_BOARD_PAUSE_SECONDS = env.float("TOURNAMENTS_BOARD_PAUSE_SECONDS", 5.0)
+
 CELERY_BEAT_SCHEDULE = {
     # Twice a second: a turn's deadline is set when the previous step commits, itself at
     # a sweep, so a 1 s period lands each claim a whole period late (measured: p50
@@ -392,6 +397,10 @@ CELERY_BEAT_SCHEDULE = {
                      "options": {"expires": 2.0}},
     "sweep-unsettled": {"task": "games.tasks.sweep_unsettled_task", "schedule": 30.0,
                         "options": {"expires": 30.0}},
+    # Tournaments (tournaments.flow.sweep): scheduled starts, and every running one
+    # moved on from the database (after a restart or a lost task).
+    "sweep-tournaments": {"task": "tournaments.tasks.sweep_tournaments_task",
+                          "schedule": 5.0, "options": {"expires": 5.0}},
 }
 
 # --- Ratings (ratings/, docs/ratings.md) ---------------------------------------------

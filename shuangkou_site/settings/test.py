@@ -71,3 +71,6 @@ LEDGER_STARTING_COINS = 0
 # (analysis/tests) turn it on themselves. A small budget keeps their games quick.
 ANALYSIS_AUTO_COIN_GAMES = False
 ANALYSIS_MOVE_BUDGET_MS = 20
+
+# A tournament's next board at once (tournaments.settled): no test waits on the clock.
+TOURNAMENTS_BOARD_PAUSE_SECONDS = 0

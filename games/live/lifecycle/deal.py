@@ -13,6 +13,7 @@ from django.utils.translation import gettext_lazy as _
 from accounts.models import User
 from games.engine.game import Game
 from games.errors import ActionError
+from games.hooks.deals import DealPlan, planned_deal
 from games.live.bot_accounts import bot_user_ids
 from games.live.broadcast import announce_seats, seat_group, send_after_commit
 from games.live.lifecycle.steps import commit_locked
@@ -24,9 +25,12 @@ from ledger.selectors import coin_wallets, point_balances
 from ledger.services import LedgerError, balance_of, freeze_game_coins
 
 
-def game_start(table: Table, seats: list[Seat]) -> GameRecord:
+def game_start(table: Table, seats: list[Seat], *, plan: DealPlan | None = None) -> GameRecord:
     """Deal a game at a full, ready table (call with the table locked): freeze the
-    stakes in coin rooms (RULES §8), seat the players as the 明牌 swap says (§2)."""
+    stakes in coin rooms (RULES §8), seat the players as the 明牌 swap says (§2).
+    ``plan`` (or a registered planner's, games.hooks.deals) gives the seed and the
+    previous game: a tournament's duplicate boards deal every table alike."""
+    plan = plan or planned_deal(table)
     room = table.room
     rules = room.rule_set.as_rule_set()
     players = [seat.user_id for seat in seats]
@@ -36,7 +40,8 @@ def game_start(table: Table, seats: list[Seat]) -> GameRecord:
     stake = _tcy_stake(room, rules, players) if rules.players == 2 else 1
     # classic's 等级倍率 (RULES §9): the seats' point balances now, frozen in the deal.
     points = point_balances(players) if rules.has_level_multiplier else None
-    game = Game.deal(rules, players, deal_seed(table), table.last_result, stake=stake,
+    seed, previous = (plan.seed, plan.previous) if plan else (deal_seed(table), table.last_result)
+    game = Game.deal(rules, players, seed, previous, stake=stake,
                      coins=room.is_coins, escape_mode=room.escape_mode, points=points)
     bots = bot_user_ids(players)
     record = GameRecord.objects.create(

@@ -8,6 +8,7 @@ from datetime import timedelta
 from django.db import transaction
 from django.utils import timezone
 
+from games.hooks.signals import table_reopened
 from games.live.bot_accounts import bot_user_ids, stand_bots_if_alone
 from games.live.broadcast import announce_seats, send_after_commit, table_group
 from games.live.series import end_series
@@ -37,6 +38,7 @@ def game_settle(*, game_id: int) -> bool:
         send_after_commit(table_group(record.table_id), {
             "type": "game.events", "game": record.pk, "seq": record.seq, "turn": None,
             "deadline": None, "events": [event]})
+        table_reopened.send(sender=GameRecord, record=record)
     return True
 
 
