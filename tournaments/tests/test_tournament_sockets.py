@@ -15,7 +15,7 @@ from django.test import Client
 
 from fair_play.models import EscapeRecord
 from games.models import GameEvent
-from games.testing.live_helpers import TableClient, db, private_channel_layer, run  # noqa: F401
+from games.testing.live_helpers import TableClient, run
 from ledger.audit import ledger_violations
 from ledger.models import Account, Currency, SystemAccount, Transaction
 from tournaments import flow
@@ -31,7 +31,8 @@ from tournaments.testing import (
     standings_from_logs,
 )
 
-pytestmark = [pytest.mark.slow, pytest.mark.django_db(transaction=True)]
+pytestmark = [pytest.mark.slow, pytest.mark.django_db(transaction=True),
+              pytest.mark.usefixtures("private_channel_layer")]
 
 ROUNDS, BOARDS = 2, 2
 
