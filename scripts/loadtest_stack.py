@@ -21,6 +21,7 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import shutil
 import signal
 import subprocess
 import sys
@@ -38,7 +39,10 @@ def postmaster_pid() -> int | None:
 
 
 def run_project(args: argparse.Namespace, out: str) -> int:
-    stack = Stack(args, name="load", extra_env=dict(item.split("=", 1) for item in args.env),
+    metrics = {"METRICS_TOKEN": "loadtest",
+               "PROMETHEUS_MULTIPROC_DIR": tempfile.mkdtemp(prefix="loadtest-metrics-")}
+    stack = Stack(args, name="load",
+                  extra_env={**metrics, **dict(item.split("=", 1) for item in args.env)},
                   web_args=args.web_arg)
     try:
         log(f"setting up: database {stack.db}, {args.tables} tables, logs in {stack.dir}")
@@ -54,7 +58,10 @@ def run_project(args: argparse.Namespace, out: str) -> int:
                    "--tables", str(args.tables), "--think", str(args.think),
                    "--warmup", str(args.warmup), "--window", str(args.window),
                    "--deal-timeout", str(args.deal_timeout),
-                   "--label", "project", "--json-out", out]
+                   "--label", "project", "--json-out", out,
+                   "--samples-out", os.path.join(os.path.dirname(out), "samples.csv"),
+                   "--metrics-url", f"http://127.0.0.1:{args.web_ports[0]}/metrics",
+                   "--metrics-token", metrics["METRICS_TOKEN"]]
         for port in args.web_ports:
             command += ["--url", f"ws://127.0.0.1:{port}"]
         for item in watch:
@@ -68,6 +75,7 @@ def run_project(args: argparse.Namespace, out: str) -> int:
         return code or audit.returncode
     finally:
         stack.cleanup()
+        shutil.rmtree(metrics["PROMETHEUS_MULTIPROC_DIR"], ignore_errors=True)
 
 
 def run_relay(args: argparse.Namespace, out: str) -> int:

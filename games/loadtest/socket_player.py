@@ -38,6 +38,9 @@ class Stats:
     received: dict = field(default_factory=dict)  # (game, first seq) -> receipt times
     latencies: list = field(default_factory=list)
     completed: list = field(default_factory=list)  # when each latency ended (perf_counter)
+    # Per sample, beside the latency: (game, first seq, sent, first seat's receipt, last
+    # seat's receipt), perf_counter times (scripts/loadtest.py --samples-out).
+    samples: list = field(default_factory=list)
     actions: int = 0
     # (code, message) of each error: the code as the server sent it (None when it sent
     # none), "client" for a failure of the client itself. The message is in the
@@ -53,8 +56,10 @@ class Stats:
         if len(times) == seats:
             del self.received[key]
             if key in self.sent:  # not a server bot's move
-                self.latencies.append(max(times) - self.sent.pop(key))
+                sent = self.sent.pop(key)
+                self.latencies.append(max(times) - sent)
                 self.completed.append(max(times))
+                self.samples.append((*key, sent, min(times), max(times)))
 
 
 class BotClient(FollowsView):
