@@ -6,16 +6,19 @@ stopped with SIGTERM (as a deploy stops it) and started again, and the figures.
 
 Owns its stack (scripts/stack.py: a fresh database, a private Redis, two uvicorn
 processes with prod settings, a worker, beat). Every seat is a reconnecting client
-(games.loadtest.socket_player.ReconnectingBotClient), tables alternate between the two
-processes. Once every table is dealt and --warmup seconds have passed, --steady
-seconds are measured; then web1 gets SIGTERM, and once it has exited it is started
-again. It prints: how long the stop and the start took; when every socket of web1 was
-back (its snapshot received) and when every one of web1's tables moved again (an
-event of a game received), both counted from the SIGTERM; the other process's p50 and
-p99 in the --after seconds from the SIGTERM beside its steady ones, and their ratio;
-the turns charged as timeouts from the SIGTERM on; the games lost or left unsettled.
-Targets (docs/performance.md, "Restart"): every socket back and every table moving
-within 10 s, no timeout, no game lost, the other process's p99 ≤ 2 × its steady p99.
+(games.loadtest.socket_player.ReconnectingBotClient); tables alternate between the two
+processes. A dropped socket reconnects as behind a load balancer: first to the other
+process, then alternately (--no-failover: only to its own). Once every table is dealt
+and --warmup seconds have passed, --steady seconds are measured; then web1 gets
+SIGTERM, and once it has exited it is started again.
+
+It prints how long the stop and the start took; when every socket of web1 was back
+(a snapshot received) and when every table of web1 moved again (an event received),
+both from the SIGTERM; the other process's p50 and p99 in the --after seconds from
+the SIGTERM beside its steady ones, and their ratio; the turns charged as timeouts
+since the SIGTERM; the games lost or left unsettled. Targets (docs/performance.md,
+"Restart"): every socket back and every table moving within 10 s, no timeout, no game
+lost, the other process's p99 at most twice its steady p99.
 """
 
 from __future__ import annotations
@@ -39,12 +42,20 @@ class WatchedClient(ReconnectingBotClient):
     """Notes, for the figures, which server each game is played on and when this seat
     was back after a reconnect and heard its table move."""
 
-    def __init__(self, *args, server: int, table: int, games: dict, **kwargs) -> None:
+    def __init__(self, *args, server: int, table: int, games: dict, urls: list[str],
+                 **kwargs) -> None:
         super().__init__(*args, **kwargs)
         self.server, self.table, self.games = server, table, games
+        self.urls = urls  # its own server's first, then where a balancer would send it
         self.back_at: float | None = None  # the first snapshot after a reconnect
         self.moved_at: float | None = None  # the first events after ``watch_from``
         self.watch_from = float("inf")
+
+    async def _session(self, until: float, keep_playing: bool, first: bool) -> None:
+        # A reconnect goes where a load balancer would send it: the first to the other
+        # process (the stopped one is out of rotation), the next back to its own, …
+        self.url = self.urls[self.reconnects % len(self.urls)]
+        await super()._session(until, keep_playing, first)
 
     async def _handle(self, message: dict) -> None:
         now = time.perf_counter()
@@ -74,12 +85,14 @@ async def run(args: argparse.Namespace, stack: Stack, plan: dict) -> dict:
     clients = []
     for index, table in enumerate(plan["tables"][: args.tables]):
         server = index % 2
+        order = [server, 1 - server] if args.failover else [server]
+        paths = [f"{urls[number]}/ws/table/{table['table']}/" for number in order]
         for seat in table["seats"]:
             clients.append(WatchedClient(
                 f"{urls[server]}/ws/table/{table['table']}/", seat["session"],
                 "http://" + urls[server].split("//")[1], stats, think=args.think,
                 jitter=args.jitter, rng=random.Random(rng.random()), server=server,
-                table=table["table"], games=games))
+                table=table["table"], games=games, urls=paths))
     tasks = [asyncio.create_task(client.run(float("inf"))) for client in clients]
     started = time.perf_counter()
     while len(stats.games_started) < args.tables:
@@ -187,6 +200,8 @@ def main() -> None:
     parser.add_argument("--deal-timeout", type=float, default=240)
     parser.add_argument("--grace", type=float, default=180)
     parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--no-failover", dest="failover", action="store_false",
+                        help="reconnect only to the socket's own process (no balancer)")
     add_stack_arguments(parser, web_ports=[8180, 8181], redis_port=6393)
     args = parser.parse_args()
 
