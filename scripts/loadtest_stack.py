@@ -39,7 +39,7 @@ def postmaster_pid() -> int | None:
 
 
 def run_project(args: argparse.Namespace, out: str) -> int:
-    metrics = {"METRICS_TOKEN": "loadtest",
+    metrics = {"METRICS_TOKEN": "loadtest-metrics-token-of-this-run-only",
                "PROMETHEUS_MULTIPROC_DIR": tempfile.mkdtemp(prefix="loadtest-metrics-")}
     stack = Stack(args, name="load",
                   extra_env={**metrics, **dict(item.split("=", 1) for item in args.env)},
