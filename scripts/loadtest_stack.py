@@ -49,9 +49,9 @@ def run_project(args: argparse.Namespace, out: str) -> int:
         prepare = ("--bot-seats", str(args.bot_seats), "--bot-level", args.bot_level)
         plan = stack.setup(args.tables, prepare=prepare)
         plan_file = os.path.join(stack.dir, "plan.json")
-        watch = [f"uvicorn={stack.pid('web0')}", f"uvicorn={stack.pid('web1')}",
-                 f"redis={stack.pid('redis')}", f"celery={stack.pid('worker')}",
-                 f"bots={stack.pid('bots')}"]
+        watch = [*(f"uvicorn={stack.pid(name)}" for name in stack.webs),
+                 *(f"redis={stack.pid(name)}" for name in stack.redises),
+                 f"celery={stack.pid('worker')}", f"bots={stack.pid('bots')}"]
         if postmaster_pid():
             watch.append(f"postgres={postmaster_pid()}")
         command = [PY, os.path.join(ROOT, "scripts", "loadtest.py"), "--plan", plan_file,
