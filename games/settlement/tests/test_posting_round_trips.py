@@ -16,18 +16,25 @@ from ledger.tests.ledger_helpers import make_players
 @pytest.mark.django_db(transaction=True)
 def test_a_coin_settlement_sends_three_times_and_posts_every_leg_and_balance():
     players = make_players()
-    for user in players:
-        freeze_coins(user=user, game_key="rt1", amount=5000)
-    settle_game(game_key="rt0", players=players, scores=[1, -1, 1, -1])  # accounts exist
+    for key in ("rt0", "rt1"):
+        for user in players:
+            freeze_coins(user=user, game_key=key, amount=5000)
+    # The first game makes the accounts a coin settlement posts to.
+    settle_game(game_key="rt0", players=players, scores=[0, 0, 0, 0], coins=True,
+                coefficient=500, fee=50)
+    before = [balance_of(user, Currency.COIN) for user in players]
 
-    with CaptureQueriesContext(connection) as sent:
+    with CaptureQueriesContext(connection) as captured:
         posted = settle_game(game_key="rt1", players=players, scores=[4, -4, 4, -4],
                              coins=True, coefficient=500, fee=50)
 
     # The holds and accounts; the locks and the key's check; every write. The ORM-built
-    # path sent ten.
-    assert len(sent.captured_queries) == 3, [q["sql"][:80] for q in sent.captured_queries]
-    assert [balance_of(user, Currency.COIN) for user in players] == [11950, 7950, 11950, 7950]
+    # path sent ten (BEGIN and COMMIT, logged too, are not sends of statements).
+    sent = [query["sql"] for query in captured.captured_queries
+            if query["sql"] not in ("BEGIN", "COMMIT")]
+    assert len(sent) == 3, [sql[:80] for sql in sent]
+    assert [balance_of(user, Currency.COIN) - start for user, start in zip(players, before)] \
+        == [6950, 2950, 6950, 2950]  # the hold back with the game's net (RULES §8)
     legs = Leg.objects.filter(transaction=posted)
     assert legs.filter(hold__isnull=False).count() == 4
     for leg in legs.filter(account__user__isnull=False):
