@@ -11,7 +11,7 @@ import pytest
 from django.utils import translation
 from hypothesis import settings as hypothesis_settings
 
-# Hypothesis profiles (README, "Tests"). ``ci`` runs every property test at its full
+# Hypothesis profiles (docs/testing.md). ``ci`` runs every property test at its full
 # count of examples (games.engine.tests.examples) and prints the blob that reproduces a
 # failure; ``dev`` runs a quarter of them for the inner loop. HYPOTHESIS_PROFILE picks one;
 # otherwise CI=true (what CI services set) means ``ci``, and ``make test`` asks for ``ci``.
@@ -81,7 +81,7 @@ def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
 @pytest.fixture(autouse=True)
 def deal_seed_of_the_test(request, settings):
     """Every live game a test plays is dealt from a seed derived from the test's node id
-    (games.live.lifecycle._deal_seed): the same cards on every run, in any order, on any
+    (games.live.lifecycle.deal.deal_seed): the same cards on every run, in any order, on any
     xdist worker, and other cards in another test. Servers a test starts get the seed
     through the environment (common.testing.server_helpers)."""
     settings.GAMES_DEAL_SEED = request.node.nodeid

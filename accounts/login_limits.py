@@ -74,7 +74,8 @@ def client_address(peer: str | None, forwarded_for: str) -> str | None:
     """The one rule for a client's address, for pages and sockets alike: the socket's
     peer, or, behind ACCOUNTS_TRUSTED_PROXY_COUNT = N proxies, the N-th address from
     the right of X-Forwarded-For (the ones further left are whatever the client sent).
-    The ASGI server trusts no proxy header itself (uvicorn --no-proxy-headers, README)."""
+    The ASGI server trusts no proxy header itself (uvicorn --no-proxy-headers:
+    docs/operations.md)."""
     proxies = settings.ACCOUNTS_TRUSTED_PROXY_COUNT
     if proxies > 0:
         forwarded = [part.strip() for part in forwarded_for.split(",") if part.strip()]

@@ -10,7 +10,9 @@ from __future__ import annotations
 from celery import shared_task
 
 from games.live import sweeps
-from games.live.lifecycle import SETTLE_TASK, game_settle, game_strong_move
+from games.live.lifecycle.end import game_settle
+from games.live.lifecycle.steps import SETTLE_TASK
+from games.live.lifecycle.strong_moves import game_strong_move
 from games.live.strong_bots import STRONG_MOVE_TASK
 
 

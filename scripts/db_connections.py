@@ -1,6 +1,6 @@
 """Print how many PostgreSQL connections one uvicorn process holds after N requests.
 
-Run with the environment of a served site (prod settings, as in README's load test);
+Run with the environment of a served site (prod settings, as in docs/performance.md's load test);
 the server runs with DB_APPLICATION_NAME set so its connections can be counted:
 
     .venv/bin/python scripts/db_connections.py --requests 200 --concurrency 16

@@ -12,7 +12,7 @@ four seats having it, CPU per process and the web processes' CPU per action). Th
 with --relay, it runs the bare Channels relay (its run.sh: mode B, one UPDATE per
 action, pub/sub layer, lean dispatch, two processes) with the same tables, think time
 and window, and prints both rows and their ratios: machines here differ by up to 3×
-from day to day, the ratio much less (README, "Load test against the relay").
+from day to day, the ratio much less (docs/performance.md, "Load test against the relay").
 Stops everything it started and drops its database (unless --keep-db).
 """
 

@@ -115,7 +115,7 @@ def prepare_database() -> None:
 def serve(listener: socket.socket) -> None:
     import uvicorn
 
-    # As production serves it (README, "Production"): no lifespan events, and
+    # As production serves it (docs/operations.md): no lifespan events, and
     # REMOTE_ADDR is the socket's peer (only Django's client_ip reads X-Forwarded-For).
     config = uvicorn.Config(APP, lifespan="off", proxy_headers=False)
     uvicorn.Server(config).run(sockets=[listener])

@@ -1,7 +1,7 @@
 """The processes of a benchmark or chaos run, started and owned by the script: a fresh
 PostgreSQL database (createdb, migrate, loadtest_prepare), a private redis-server, two
 uvicorn processes with prod settings, a Celery worker, a worker for the strong bots'
-queue (games.live.strong_bots, at a lower CPU priority: see README) and beat. Used by
+queue (games.live.strong_bots, at a lower CPU priority: see docs/operations.md) and beat. Used by
 scripts/chaos.py and scripts/loadtest_stack.py."""
 
 from __future__ import annotations

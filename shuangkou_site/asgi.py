@@ -42,5 +42,6 @@ gc.freeze()
 gc.set_threshold(5_000, 20, 1000)
 log_gc_pauses()
 # The database thread releases the GIL on every query and must get it back from the busy
-# event loop: at the default 5 ms each action cost more than twice its quiet cost (README).
+# event loop: at the default 5 ms each action cost more than twice its
+# quiet cost (docs/architecture.md).
 sys.setswitchinterval(0.0005)

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-import os
+from shuangkou_site.environment import env
 
 
 def init_error_reporting(dsn: str | None = None) -> bool:
@@ -10,16 +10,16 @@ def init_error_reporting(dsn: str | None = None) -> bool:
     Without a DSN nothing is imported or started. Its Django, Celery and Redis
     integrations switch on by themselves; no personal data is sent (usernames, IP
     addresses, cookies), and traces only at SENTRY_TRACES_SAMPLE_RATE (default 0)."""
-    dsn = dsn if dsn is not None else os.environ.get("SENTRY_DSN", "")
+    dsn = dsn if dsn is not None else env.str("SENTRY_DSN", "")
     if not dsn.strip():
         return False
     import sentry_sdk
 
     sentry_sdk.init(
         dsn=dsn.strip(),
-        environment=os.environ.get("SENTRY_ENVIRONMENT", "production"),
-        release=os.environ.get("SENTRY_RELEASE") or None,
+        environment=env.str("SENTRY_ENVIRONMENT", "production"),
+        release=env.str("SENTRY_RELEASE", "") or None,
         send_default_pii=False,
-        traces_sample_rate=float(os.environ.get("SENTRY_TRACES_SAMPLE_RATE", "0")),
+        traces_sample_rate=env.float("SENTRY_TRACES_SAMPLE_RATE", 0.0),
     )
     return True

@@ -1,6 +1,6 @@
 """What each seat of a settled game did, written once at settlement (stats.services):
 the player stats page adds these rows up in SQL instead of replaying every event log
-on each view (README, "Player stats")."""
+on each view (docs/features.md, "Player stats")."""
 
 from django.conf import settings
 from django.db import models

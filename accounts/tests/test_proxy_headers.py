@@ -1,4 +1,4 @@
-"""The site as served (uvicorn, started as README "Production" says): a client's
+"""The site as served (uvicorn, started as docs/operations.md says): a client's
 X-Forwarded-For is read by Django's client_ip alone, never by uvicorn (issue #11: from
 127.0.0.1 uvicorn trusted it by default, whatever TRUSTED_PROXY_COUNT said, and a forged
 address escaped the per-address login limit)."""
@@ -41,7 +41,8 @@ def test_a_forged_forwarded_address_from_localhost_counts_against_localhost(sett
 def test_every_documented_uvicorn_command_turns_the_proxy_headers_off():
     root = Path(__file__).resolve().parents[2]
     commands = []
-    for name in ("Makefile", "README.md", "common/testing/server_helpers.py"):
+    for name in ("Makefile", "README.md", "docs/operations.md", "docs/performance.md",
+                 "common/testing/server_helpers.py"):
         text = (root / name).read_text(encoding="utf-8")
         # A command may continue on the next line (a Makefile's backslash, a list).
         lines = text.replace("\\\n", " ").splitlines()

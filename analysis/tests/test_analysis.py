@@ -20,7 +20,7 @@ from analysis.tasks import analyse_game_task
 from analysis.tests.helpers import BOT_SEAT, EngineCalls, game_with_a_bot, people
 from games.engine import ai
 from games.engine.game import Game, GameError
-from games.live.lifecycle import game_settle
+from games.live.lifecycle.end import game_settle
 from games.models import GameEvent, GameRecord, Room
 from games.testing.room_helpers import coin_room, make_player, make_room
 from ledger.services import freeze_game_coins

@@ -104,7 +104,7 @@ def start_server(listener: socket.socket, app: str = SITE_APP,
     }
     # --loop asyncio: uvicorn wraps an inherited descriptor as AF_UNIX, which asyncio
     # serves as the TCP socket it is (uvloop, if it were installed, would not).
-    # --no-proxy-headers as everywhere the site is served (README, "Production"):
+    # --no-proxy-headers as everywhere the site is served (docs/operations.md):
     # REMOTE_ADDR is the socket's peer and only Django's client_ip reads X-Forwarded-For.
     return subprocess.Popen(
         [sys.executable, "-m", "uvicorn", app, "--fd", str(listener.fileno()),

@@ -16,7 +16,8 @@ from fair_play.bans import ban_status, check_may_sit
 from fair_play.escapes import escapers, record_escapes
 from fair_play.models import BanLift, EscapeRecord
 from games.errors import ActionError
-from games.live.lifecycle import game_act, game_disconnected
+from games.live.lifecycle.act import game_act
+from games.live.lifecycle.deadlines import game_disconnected
 from games.live.seating import room_quick_join, table_create, table_sit
 from games.models import GameEvent, GameRecord, Room, Seat, TableSocket
 from games.testing.room_helpers import make_player, make_room, start_game_with_bots

@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 
 from fair_play.bans import ban_status
-from games.live.lifecycle import game_act
+from games.live.lifecycle.act import game_act
 from games.live.seating import table_create
 from games.models import Room, Seat
 from games.testing import live_helpers

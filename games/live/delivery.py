@@ -2,9 +2,10 @@
 again once the layer answers, and give the turn its time afresh.
 
 games.live.broadcast marks a game (``GameRecord.undelivered_since``) when a send about
-it fails. While marked, a person's turn does not time out (lifecycle.game_deadline):
-the table may never have heard that the turn began. The sweep here, run every second
-by beat (or the in-process sweeper), re-announces each marked game with a
+it fails. While marked, a person's turn does not time out
+(games.live.lifecycle.deadlines.game_deadline): the table may never have heard that the
+turn began. The sweep here, run every second by beat (or the in-process sweeper),
+re-announces each marked game with a
 ``game.snapshot`` nudge (every socket of the table sends its client a snapshot, which
 brings whatever events it missed) and then clears the mark.
 """
@@ -17,7 +18,7 @@ from django.db import transaction
 
 from games.live import warm_engines
 from games.live.broadcast import send_confirmed, table_group
-from games.live.lifecycle import turn_deadline
+from games.live.lifecycle.automatic import turn_deadline
 from games.models import GameRecord
 
 BATCH = 200

@@ -1,4 +1,4 @@
-"""One action at a time per game on an event loop (games.live.lifecycle.game_act_on_loop).
+"""One action at a time per game on an event loop (games.live.lifecycle.act.game_act_on_loop).
 
 A process's warm engine of a game is taken out while a step is computed and written
 (games.live.warm_engines). On the database thread actions ran one after another; on

@@ -1,8 +1,8 @@
 """Hints for the table page's Hint button: the legal plays of a seat's own hand
 against the play to beat, smallest first, as that seat's own card codes.
 
-Pure reading of the engine state (no writes): the socket's ``hint`` message
-(docs/protocol.md) calls :func:`game_hints` with a fresh replay of the log.
+Pure reading (no writes): the socket's ``hint`` message (docs/protocol.md) calls
+:func:`table_hints`, which reads the table's game and asks :func:`game_hints`.
 """
 
 from __future__ import annotations
@@ -15,8 +15,28 @@ from games.engine.moves import legal_moves
 from games.engine.patterns import best_beating
 from games.engine.records import reading_from_dict
 from games.errors import ActionError
+from games.live.snapshots import engine_snapshot
+from games.live.warm_engines import current_game
+from games.models import GameRecord
 
 _RANK_OF = {card.code: card.rank for card in FULL_DECK}
+
+
+def table_hints(table_id: int, user_id: int) -> dict:
+    """The ``hints`` message (docs/protocol.md) for ``user_id``, a player of the table's
+    current game."""
+    game_id = current_game(table_id)
+    record = GameRecord.objects.filter(pk=game_id).first() if game_id is not None else None
+    if record is None:
+        raise ActionError(_("这张牌桌没有进行中的牌局"))
+    if user_id not in record.players:
+        raise ActionError(_("你没有参加这局牌"))
+    # The committed state as snapshots read it (the reads' own cache, read-only): the
+    # warm engines (games.live.warm_engines) may only be touched with the game row
+    # locked, and a hint locks nothing.
+    game = engine_snapshot(record)
+    plays = game_hints(game, record.players.index(user_id))
+    return {"type": "hints", "game": record.pk, "seq": record.seq, "plays": plays}
 
 
 def game_hints(game: Game, seat: int) -> list[list[str]]:

@@ -4,7 +4,7 @@ sockets (games.live.lobby).
 Every seat change at any table tells every lobby socket (``lobby.changed``). Rendered
 per socket, that was hundreds of renders per change in a process with hundreds of lobby
 pages open, each a trip onto the process's one database thread, which also serves every
-game action of the process (README, "What the live path is built on, and why"). Here the
+game action of the process (docs/architecture.md). Here the
 sockets of one event loop share one pending refresh: the first notification opens the
 window, the others fall into it; after it the fragment is rendered once per language that
 has sockets, and every socket of that language is sent the same text.

@@ -5,7 +5,7 @@ Every open table socket has a row (``TableSocket``), written by whichever server
 process holds it, so a player with two tabs on two processes is present while either
 is open. When a player's last socket at the table closes during a game, the seat gets
 an ``away_deadline`` (``GAMES_DISCONNECT_GRACE_SECONDS`` on): a socket of theirs
-coming back clears it (games.live.table_socket._seat_of), and the sweeper
+coming back clears it (:func:`seat_here`), and the sweeper
 (:func:`sweep_away`, beat or the in-process sweeper) claims expired ones with a
 conditional update and puts those seats in 托管 with reason ``disconnect``. The
 deadline is a column, not a timer: it holds across processes and restarts. A server
@@ -21,6 +21,7 @@ With no heartbeat (``GAMES_HEARTBEAT_SECONDS`` 0) rows never go stale.
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from datetime import timedelta
 
 from django.conf import settings
@@ -28,12 +29,48 @@ from django.db import transaction
 from django.db.models import Exists, OuterRef
 from django.utils import timezone
 
-from games.live import lifecycle
+from accounts.models import User
 from games.live.broadcast import announce_table
+from games.live.lifecycle.deadlines import game_disconnected
 from games.live.socket_rows import live_sockets, stale_after
+from games.live.visibility import socket_refusal
 from games.models import Seat, Table, TableSocket
 
 BATCH = 200
+
+
+@dataclass(frozen=True)
+class Refusal:
+    """A socket that may not open its table, with the code it closes with."""
+
+    code: int
+
+
+def open_socket(user: User, table_id: int, channel: str) -> Refusal | int | None:
+    """A socket opening ``table_id``, in one trip to the database thread: its refusal
+    (games.live.visibility.socket_refusal), or its presence row written and the seat
+    its user holds here (None: watching)."""
+    refusal = socket_refusal(user, table_id)
+    if refusal is not None:
+        return Refusal(refusal)
+    socket_opened(user_id=user.pk, table_id=table_id, channel=channel)
+    return seat_here(user.pk, table_id)
+
+
+def seat_here(user_id: int, table_id: int) -> int | None:
+    """The seat ``user_id`` holds at ``table_id`` (None: watching), as one of their
+    sockets there follows it: back within the grace, the seat is not handed to 托管,
+    and a seat shown offline is marked connected (and the table told, once per
+    connection: the next call finds the flag set)."""
+    seat = Seat.objects.filter(user_id=user_id, table_id=table_id).first()
+    if seat is None:
+        return None
+    if seat.away_deadline is not None:
+        Seat.objects.filter(pk=seat.pk).update(away_deadline=None)
+    if not seat.connected and Seat.objects.filter(pk=seat.pk, connected=False) \
+            .update(connected=True):
+        announce_table(table_id)
+    return seat.index
 
 
 def socket_opened(*, user_id: int, table_id: int, channel: str) -> None:
@@ -59,7 +96,7 @@ def socket_closed(*, user_id: int, table_id: int, channel: str) -> None:
         return
     grace = float(settings.GAMES_DISCONNECT_GRACE_SECONDS)
     if grace <= 0:
-        lifecycle.game_disconnected(user_id=user_id, game_id=game_id)
+        game_disconnected(user_id=user_id, game_id=game_id)
         return
     # The first absence's deadline stands: closing again does not push it back.
     Seat.objects.filter(pk=seat.pk, user_id=user_id, away_deadline__isnull=True) \
@@ -86,7 +123,7 @@ def sweep_away() -> int:
                 continue
             game_id = Table.objects.filter(pk=table_id) \
                 .values_list("current_game_id", flat=True).first()
-            if game_id is not None and lifecycle.game_disconnected(user_id=user_id,
+            if game_id is not None and game_disconnected(user_id=user_id,
                                                                    game_id=game_id):
                 done += 1
     return done

@@ -17,7 +17,7 @@ from games.errors import ActionError
 from games.hooks.seat_guards import check_may_sit
 from games.live.bot_accounts import bot_user_ids, free_bot, stand_bots_if_alone
 from games.live.broadcast import announce_seats
-from games.live.lifecycle import game_start
+from games.live.lifecycle.deal import game_start
 from games.live.message_fields import is_whole_number
 from games.live.series import end_series, is_private
 from games.models import Room, Seat, Series, Table
@@ -154,6 +154,20 @@ def _table_sit(*, user: User, table_id: int, seat_index: int | None, invited: bo
             table.save(update_fields=["waiting_since"])
         announce_seats(table.pk, table.room_id)
     return seat
+
+
+def sit_by_id(*, user_id: int, table_id: int, seat_index) -> Seat:
+    """:func:`table_sit` for a table socket, which knows its user by id."""
+    return table_sit(user=User.objects.get(pk=user_id), table_id=table_id,
+                     seat_index=seat_index)
+
+
+def stand_by_id(*, user_id: int) -> None:
+    table_stand(user=User.objects.get(pk=user_id))
+
+
+def ready_by_id(*, user_id: int, ready: bool) -> Seat:
+    return table_ready(user=User.objects.get(pk=user_id), ready=ready)
 
 
 def table_stand(*, user: User) -> None:

@@ -110,7 +110,20 @@ def seat_view(record: GameRecord, game: Game, user_id: int | None) -> dict:
     view["seq"] = record.seq
     view["id"] = record.pk
     view["settlement"] = record.settlement
-    # The turn's deadline as `events` messages carry it (games.live.lifecycle._commit), so a
+    # The turn's deadline as `events` messages carry it (games.live.lifecycle.steps), so a
     # page that (re)connects shows the countdown at once; null once the game is over.
     view["deadline"] = record.deadline.isoformat() if record.deadline else None
     return view
+
+
+def table_snapshot(table_id: int, user_id: int) -> dict:
+    """The ``snapshot`` message of ``table_id`` for ``user_id`` (docs/protocol.md): the
+    table, and its current game (else its last one) as this user may see it."""
+    table = Table.objects.get(pk=table_id)
+    game = None
+    record = GameRecord.objects.filter(pk=table.current_game_id).first() \
+        or table.games.order_by("-pk").first()
+    if record is not None:
+        game = game_view(record, user_id)
+    return {"type": "snapshot", "table": table_state(table), "game": game,
+            "seq": game["seq"] if game else 0}

@@ -9,10 +9,10 @@ has committed, a task on its own queue (GAMES_BOT_QUEUE, served by a worker of i
 so that settlements never wait behind a bot's thinking) carries ``(game, seq)``: the
 task reads the committed game without a lock (its warm engine brought up to date from
 the log), decides as that seat, and writes the move as one step from that
-seq (games.live.lifecycle.game_strong_move). A stale seq means someone else moved
+seq (games.live.lifecycle.strong_moves.game_strong_move). A stale seq means someone else moved
 first (the deadline's backstop, an escape): the task does nothing.
 
-The turn's deadline stays the backstop (games.live.lifecycle.turn_deadline): a strong
+The turn's deadline stays the backstop (games.live.lifecycle.automatic.turn_deadline): a strong
 bot's turn lasts the bots' think time plus GAMES_STRONG_BOT_BACKSTOP_SECONDS, and when
 it passes (a lost task, a stopped worker) the sweeper plays the table bot's move for
 the seat, as for any bot: a bot never times out (no ``timeout`` event, RULES §10), so
@@ -62,7 +62,7 @@ def is_strong_turn(facts, game) -> bool:
 def strong_seed(events: list[dict], seq: int) -> int:
     """The seed of the strong bot's search at ``seq``: from the deal's seed and the
     step, so the log alone says how the bot chose, and a test's seeded game plays out
-    the same on every run (as games.live.lifecycle._bot_move's)."""
+    the same on every run (as games.live.lifecycle.automatic.bot_move's)."""
     digest = hashlib.sha256(f"strong:{events[0]['seed']}:{seq}".encode()).digest()
     return int.from_bytes(digest[:4], "big")
 

@@ -10,7 +10,8 @@ from django.utils import timezone
 
 from games.errors import ActionError
 from games.live.delivery import sweep_undelivered as _sweep_undelivered
-from games.live.lifecycle import game_deadline, game_settle
+from games.live.lifecycle.deadlines import game_deadline
+from games.live.lifecycle.end import game_settle
 from games.live.presence import sweep_away as _sweep_away
 from games.live.seating import table_fill_bots, table_unseat_unready
 from games.models import GameRecord, Seat, Table

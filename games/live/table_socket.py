@@ -8,7 +8,6 @@ import asyncio
 import json
 import logging
 import time
-from dataclasses import dataclass
 
 from asgiref.sync import sync_to_async
 from channels.db import database_sync_to_async
@@ -17,28 +16,25 @@ from django.conf import settings
 from django.utils import translation
 from django.utils.translation import gettext_lazy as _
 
-from accounts.models import User
 from common.metrics.action_clock import action_received
 from games.errors import ActionError
 from games.live import (
-    lifecycle,
     presence,
     quick_chat,
     seating,
+    snapshots,
     socket_caps,
     warm_engines,
 )
-from games.live.broadcast import announce_table, seat_group, table_group
+from games.live.broadcast import seat_group, table_group
 from games.live.dispatch import DirectDispatchMixin, SocketGone
 from games.live.frames import parse_frame
 from games.live.heartbeat import heartbeat_alive, heartbeat_join, heartbeat_leave
-from games.live.hints import game_hints
+from games.live.hints import table_hints
 from games.live.inprocess_sweeps import ensure_sweeper
 from games.live.language import connection_language
+from games.live.lifecycle.act import game_act_on_loop
 from games.live.message_fields import flag, is_whole_number
-from games.live.snapshots import engine_snapshot, game_view, table_state
-from games.live.visibility import may_watch
-from games.models import GameRecord, Seat, Table
 from ledger.selectors import coin_wallet
 
 logger = logging.getLogger(__name__)
@@ -87,8 +83,8 @@ class TableConsumer(DirectDispatchMixin, AsyncJsonWebsocketConsumer):
         ensure_sweeper()
         self.opened = True  # from here disconnect undoes what opening may have done
         try:
-            opened = await db(_open_socket)(user, self.table_id, self.channel_name)
-            if isinstance(opened, Refusal):
+            opened = await db(presence.open_socket)(user, self.table_id, self.channel_name)
+            if isinstance(opened, presence.Refusal):
                 self.opened = False
                 await self.close(code=opened.code)
                 return
@@ -188,15 +184,17 @@ class TableConsumer(DirectDispatchMixin, AsyncJsonWebsocketConsumer):
 
     async def do_sit(self, content: dict) -> None:
         seat = content.get("seat")
-        await db(_sit)(self.user_id, self.table_id, seat)
+        await db(seating.sit_by_id)(user_id=self.user_id, table_id=self.table_id,
+                                     seat_index=seat)
         await self._follow_seat()
 
     async def do_stand(self, content: dict) -> None:
-        await db(_stand)(self.user_id)
+        await db(seating.stand_by_id)(user_id=self.user_id)
         await self._follow_seat()
 
     async def do_ready(self, content: dict) -> None:
-        await db(_ready)(self.user_id, flag(content, "ready", default=True))
+        await db(seating.ready_by_id)(user_id=self.user_id,
+                                     ready=flag(content, "ready", default=True))
 
     async def do_play(self, content: dict) -> None:
         await self._act("play", content, cards=content.get("cards"),
@@ -223,7 +221,7 @@ class TableConsumer(DirectDispatchMixin, AsyncJsonWebsocketConsumer):
 
     async def do_hint(self, content: dict) -> None:
         """The sender's legal plays on its turn, smallest first (a read: no event)."""
-        reply = await db(_hints)(self.table_id, self.user_id)
+        reply = await db(table_hints)(self.table_id, self.user_id)
         if "ref" in content:
             reply["ref"] = content["ref"]
         await self.send_json(reply)
@@ -235,7 +233,7 @@ class TableConsumer(DirectDispatchMixin, AsyncJsonWebsocketConsumer):
         cards = payload.get("cards")
         if action == "play" and not isinstance(cards, (str, list)):
             raise ActionError(_("“cards” 必须是牌的编码列表或点数文字"))
-        await _act_at_table(self.table_id, self.user_id, action, seq, payload)
+        await act_at_table(self.table_id, self.user_id, action, seq, payload)
 
     # --- from the channel layer --------------------------------------------------------------
 
@@ -250,7 +248,7 @@ class TableConsumer(DirectDispatchMixin, AsyncJsonWebsocketConsumer):
             await self._send_wallet(await db(coin_wallet)(self.user_id))
 
     async def game_snapshot(self, message: dict) -> None:
-        # At a deal the message carries the seat's snapshot (games.live.lifecycle.
+        # At a deal the message carries the seat's snapshot (games.live.lifecycle.deal.
         # game_start): sent as it is, with no trip to the database thread. Only to its
         # user: after a 明牌 swap a socket may still be in its old seat's group (until
         # the `table` message moves it), and that seat's hand is now someone else's.
@@ -300,7 +298,7 @@ class TableConsumer(DirectDispatchMixin, AsyncJsonWebsocketConsumer):
 
     async def _follow_seat(self) -> None:
         """Join the seat's private group while this user sits here; leave it otherwise."""
-        await self._join_seat(await db(_seat_of)(self.user_id, self.table_id))
+        await self._join_seat(await db(presence.seat_here)(self.user_id, self.table_id))
 
     async def _join_seat(self, seat: int | None) -> None:
         if seat == self.seat:
@@ -360,68 +358,21 @@ async def shared_snapshot(table_id: int, user_id: int) -> dict:
     key = (asyncio.get_running_loop(), table_id, user_id)
     pending = _snapshots_in_flight.get(key)
     if pending is None:
-        pending = asyncio.ensure_future(db(_snapshot)(table_id, user_id))
+        pending = asyncio.ensure_future(db(snapshots.table_snapshot)(table_id, user_id))
         _snapshots_in_flight[key] = pending
         pending.add_done_callback(lambda _: _snapshots_in_flight.pop(key, None))
     # Shielded: a socket that goes away must not cancel the read the others wait for.
     return await asyncio.shield(pending)
 
 
-# --- database work, run in the sync thread ------------------------------------------------------
+async def act_at_table(table_id: int, user_id: int, action: str, seq: int | None,
+                       payload: dict) -> None:
+    """A player's action at ``table_id``, on its current game.
 
-def _seat_of(user_id: int, table_id: int) -> int | None:
-    seat = Seat.objects.filter(user_id=user_id, table_id=table_id).first()
-    if seat is not None and seat.away_deadline is not None:
-        # Back within the grace: the seat is not handed to 托管 (games.live.presence).
-        Seat.objects.filter(pk=seat.pk).update(away_deadline=None)
-    if seat is not None and not seat.connected:
-        # Tell the table (its `table` messages show who is connected); the next
-        # follow finds the flag set, so this announces once per connection.
-        if Seat.objects.filter(pk=seat.pk, connected=False).update(connected=True):
-            announce_table(table_id)
-    return seat.index if seat else None
-
-
-@dataclass(frozen=True)
-class Refusal:
-    code: int
-
-
-def _open_socket(user: User, table_id: int, channel: str) -> Refusal | int | None:
-    """A socket opening ``table_id``, in one trip to the database thread: its refusal,
-    or its presence row written (games.live.presence) and the seat its user holds here
-    (None: watching)."""
-    refusal = _connect_refusal(user, table_id)
-    if refusal is not None:
-        return Refusal(refusal)
-    presence.socket_opened(user_id=user.pk, table_id=table_id, channel=channel)
-    return _seat_of(user.pk, table_id)
-
-
-def _connect_refusal(user: User, table_id: int) -> int | None:
-    """The close code for a socket that may not open this table: 4404 no such table,
-    4403 a private table whose host turned spectators off (games.live.private_tables)."""
-    if not Table.objects.filter(pk=table_id).exists():
-        return 4404
-    if not may_watch(user, table_id):
-        return 4403
-    return None
-
-
-def _current_game(table_id: int) -> int | None:
-    game_id = Table.objects.filter(pk=table_id).values_list("current_game_id", flat=True) \
-        .first()
-    if game_id is not None:
-        warm_engines.note_table_game(table_id, game_id)
-    return game_id
-
-
-async def _act_at_table(table_id: int, user_id: int, action: str, seq: int | None,
-                        payload: dict) -> None:
-    # The action's statement runs from the event loop (issue #12, games.live.action_pool).
-    # The table's game as this process last saw it, so no read is needed to find it; a
-    # game that has ended since sends us to the table's row for the current one.
-    act = lifecycle.game_act_on_loop
+    The action's statement runs from the event loop (games.live.action_pool). The
+    table's game as this process last saw it, so no read is needed to find it; a game
+    that has ended since sends us to the table's row for the current one."""
+    act = game_act_on_loop
     known = warm_engines.table_game(table_id)
     if known is not None:
         try:
@@ -431,53 +382,11 @@ async def _act_at_table(table_id: int, user_id: int, action: str, seq: int | Non
         except ActionError as error:
             if error.code != "game_over":
                 raise
-            current = await db(_current_game)(table_id)
+            current = await db(warm_engines.current_game)(table_id)
             if current == known:  # no new game yet: the refusal stands
                 raise
     else:
-        current = await db(_current_game)(table_id)
+        current = await db(warm_engines.current_game)(table_id)
     if current is None:
         raise ActionError(_("这张牌桌没有进行中的牌局"))
     await act(user_id=user_id, game_id=current, action=action, client_seq=seq, **payload)
-
-
-def _snapshot(table_id: int, user_id: int) -> dict:
-    table = Table.objects.get(pk=table_id)
-    game = None
-    record = GameRecord.objects.filter(pk=table.current_game_id).first() \
-        or table.games.order_by("-pk").first()
-    if record is not None:
-        game = game_view(record, user_id)
-    return {"type": "snapshot", "table": table_state(table), "game": game,
-            "seq": game["seq"] if game else 0}
-
-
-def _hints(table_id: int, user_id: int) -> dict:
-    game_id = _current_game(table_id)
-    record = GameRecord.objects.filter(pk=game_id).first() if game_id is not None else None
-    if record is None:
-        raise ActionError(_("这张牌桌没有进行中的牌局"))
-    if user_id not in record.players:
-        raise ActionError(_("你没有参加这局牌"))
-    # The committed state as snapshots read it (the reads' own cache, read-only): the
-    # warm engines (games.live.warm_engines) may only be touched with the game row
-    # locked, and a hint locks nothing.
-    game = engine_snapshot(record)
-    plays = game_hints(game, record.players.index(user_id))
-    return {"type": "hints", "game": record.pk, "seq": record.seq, "plays": plays}
-
-
-def _user(user_id: int) -> User:
-    return User.objects.get(pk=user_id)
-
-
-def _sit(user_id: int, table_id: int, seat) -> None:
-    seating.table_sit(user=_user(user_id), table_id=table_id, seat_index=seat)
-
-
-def _stand(user_id: int) -> None:
-    seating.table_stand(user=_user(user_id))
-
-
-def _ready(user_id: int, ready: bool) -> None:
-    seating.table_ready(user=_user(user_id), ready=ready)

@@ -1,4 +1,4 @@
-"""Timing log lines, logger ``games.timing`` (README, "Production and scale-out"): how long
+"""Timing log lines, logger ``games.timing`` (docs/operations.md): how long
 each action took to commit or be refused, how late the sweeper claimed an expired turn,
 how long an ended game waited for its settlement, and the web process's long garbage
 collections (every table of the process waits for them).

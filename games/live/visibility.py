@@ -21,7 +21,7 @@ from __future__ import annotations
 from django.contrib.auth.models import AnonymousUser
 
 from accounts.models import User
-from games.models import GameRecord, PrivateTable, Seat
+from games.models import GameRecord, PrivateTable, Seat, Table
 
 Viewer = User | AnonymousUser | None
 
@@ -68,3 +68,14 @@ def may_read_game(user: Viewer, record: GameRecord) -> bool:
     if record.status == GameRecord.Status.ENDED:
         return bool(user.is_staff)
     return private_insider(user, private)
+
+
+def socket_refusal(user: Viewer, table_id: int) -> int | None:
+    """The close code for a table socket that may not open ``table_id``: 4404 no such
+    table, 4403 a private table whose host turned spectators off
+    (games.live.private_tables). None: it may open."""
+    if not Table.objects.filter(pk=table_id).exists():
+        return 4404
+    if not may_watch(user, table_id):
+        return 4403
+    return None

@@ -19,7 +19,7 @@ from collections import OrderedDict
 from dataclasses import dataclass
 
 from games.engine.game import Game
-from games.models import GameEvent, GameRecord
+from games.models import GameEvent, GameRecord, Table
 
 _CACHE_SIZE = 5000
 _TABLES_SIZE = 20_000
@@ -113,6 +113,16 @@ def remember(warm: WarmGame) -> None:
 def table_game(table_id: int) -> int | None:
     """The game this process last saw at ``table_id`` (it may have ended since)."""
     return _table_games.get(table_id)
+
+
+def current_game(table_id: int) -> int | None:
+    """The table's current game as its row says now (None: none), noted for the next
+    action at the table."""
+    game_id = Table.objects.filter(pk=table_id).values_list("current_game_id", flat=True) \
+        .first()
+    if game_id is not None:
+        note_table_game(table_id, game_id)
+    return game_id
 
 
 def note_table_game(table_id: int, game_id: int) -> None:

@@ -16,7 +16,7 @@ from django.urls import reverse
 from django.utils import timezone
 
 from accounts.models import User
-from games.live.lifecycle import game_act
+from games.live.lifecycle.act import game_act
 from games.models import GameEscape, GameEvent, GameRecord, Room, RuleSetConfig
 from games.testing.room_helpers import coin_room, make_player, make_room, start_game_with_bots
 from ledger.models import Kind, Transaction

@@ -9,7 +9,7 @@ from django.urls import reverse
 from django.utils import translation
 
 from accounts.models import User
-from games.live.lifecycle import game_act
+from games.live.lifecycle.act import game_act
 from games.live.seating import room_quick_join
 from games.models import BotPlayer, GameRecord, Room, RuleSetConfig, Table
 from games.testing.room_helpers import make_player, make_room, presets, start_game_with_bots

@@ -1,38 +1,15 @@
 """Settings shared by every environment. Values come from environment variables."""
 
-import os
 from pathlib import Path
 
 import dj_database_url
 from django.core.exceptions import ImproperlyConfigured
 
+from shuangkou_site.environment import env, env_list
+
 BASE_DIR = Path(__file__).resolve().parent.parent.parent
 
 DEFAULT_REDIS_URL = "redis://127.0.0.1:6379/0"
-
-
-def env_bool(name: str, default: bool) -> bool:
-    value = os.environ.get(name)
-    if value is None:
-        return default
-    return value.strip().lower() in {"1", "true", "yes", "on"}
-
-
-def env_list(name: str, default: list[str]) -> list[str]:
-    value = os.environ.get(name)
-    if value is None:
-        return default
-    return [item.strip() for item in value.split(",") if item.strip()]
-
-
-def env_int(name: str, default: int) -> int:
-    value = os.environ.get(name, "").strip()
-    if not value:
-        return default
-    try:
-        return int(value)
-    except ValueError:
-        raise ImproperlyConfigured(f"{name} is a whole number.") from None
 
 
 def pooled_postgres(database_url: str) -> dict:
@@ -54,11 +31,11 @@ def pooled_postgres(database_url: str) -> dict:
     database = dj_database_url.parse(database_url, conn_max_age=0, conn_health_checks=True)
     database["OPTIONS"] = {
         **database.get("OPTIONS", {}),
-        "application_name": os.environ.get("DB_APPLICATION_NAME", "shuangkou"),
+        "application_name": env.str("DB_APPLICATION_NAME", "shuangkou"),
         "pool": {
-            "min_size": env_int("DB_POOL_MIN_SIZE", 2),
-            "max_size": env_int("DB_POOL_MAX_SIZE", 10),
-            "timeout": float(os.environ.get("DB_POOL_TIMEOUT", "10")),
+            "min_size": env.int("DB_POOL_MIN_SIZE", 2),
+            "max_size": env.int("DB_POOL_MAX_SIZE", 10),
+            "timeout": env.float("DB_POOL_TIMEOUT", 10.0),
         },
     }
     return database
@@ -99,8 +76,8 @@ def redis_cache(redis_url: str) -> dict:
     }
 
 
-SECRET_KEY = os.environ.get("DJANGO_SECRET_KEY", "insecure-local-development-key")
-DEBUG = env_bool("DJANGO_DEBUG", False)
+SECRET_KEY = env.str("DJANGO_SECRET_KEY", "insecure-local-development-key")
+DEBUG = env.bool("DJANGO_DEBUG", False)
 ALLOWED_HOSTS = env_list("ALLOWED_HOSTS", ["127.0.0.1", "localhost", "[::1]"])
 CSRF_TRUSTED_ORIGINS = env_list("CSRF_TRUSTED_ORIGINS", [])
 
@@ -214,7 +191,7 @@ SPECTACULAR_SETTINGS = {
     "SERVE_INCLUDE_SCHEMA": False,
 }
 
-CELERY_BROKER_URL = os.environ.get("REDIS_URL", DEFAULT_REDIS_URL)
+CELERY_BROKER_URL = env.str("REDIS_URL", DEFAULT_REDIS_URL)
 CELERY_TIMEZONE = TIME_ZONE
 CELERY_TASK_ALWAYS_EAGER = False
 # Tasks are idempotent and fetch by id; acknowledge after running so a crashed worker's
@@ -226,29 +203,29 @@ LOGGING = {
     "version": 1,
     "disable_existing_loggers": False,
     "handlers": {"console": {"class": "logging.StreamHandler"}},
-    "root": {"handlers": ["console"], "level": os.environ.get("LOG_LEVEL", "INFO")},
+    "root": {"handlers": ["console"], "level": env.str("LOG_LEVEL", "INFO")},
     # Action, sweep and settlement timings (games/live/timing.py); WARNING silences them.
     # By default they follow LOG_LEVEL: a logger's own level passes its records to the
     # root's handlers whatever the root's level, so LOG_LEVEL=ERROR alone (the load
     # test's) would still write a line per action, on the live path's database thread.
-    "loggers": {"games.timing": {"level": os.environ.get(
-        "GAMES_TIMING_LOG_LEVEL", os.environ.get("LOG_LEVEL", "INFO"))}},
+    "loggers": {"games.timing": {"level": env.str(
+        "GAMES_TIMING_LOG_LEVEL", env.str("LOG_LEVEL", "INFO"))}},
 }
 # The starting grant, posted after a player's first settled game (not at sign-up).
-LEDGER_STARTING_COINS = int(os.environ.get("LEDGER_STARTING_COINS", "10000"))
+LEDGER_STARTING_COINS = env.int("LEDGER_STARTING_COINS", 10000)
 
 # Escape bans (docs/fair_play.md): escapes counted in a rolling window of this many hours;
 # the first is a warning, the n-th (n ≥ 2) bans for the ladder's (n-1)-th step in seconds,
 # the last step repeating.
-FAIR_PLAY_WINDOW_HOURS = float(os.environ.get("FAIR_PLAY_WINDOW_HOURS", "24"))
+FAIR_PLAY_WINDOW_HOURS = env.float("FAIR_PLAY_WINDOW_HOURS", 24.0)
 FAIR_PLAY_BAN_LADDER = env_list("FAIR_PLAY_BAN_LADDER", ["600", "3600", "86400"])
 
 # The daily relief grant (救济金, docs/ledger.md): a player whose coins (available and
 # frozen in running games) are below the threshold may claim the amount up to this many
 # times a day; days begin at midnight in TIME_ZONE.
-LEDGER_RELIEF_THRESHOLD = int(os.environ.get("LEDGER_RELIEF_THRESHOLD", "1000"))
-LEDGER_RELIEF_AMOUNT = int(os.environ.get("LEDGER_RELIEF_AMOUNT", "2000"))
-LEDGER_RELIEF_PER_DAY = int(os.environ.get("LEDGER_RELIEF_PER_DAY", "2"))
+LEDGER_RELIEF_THRESHOLD = env.int("LEDGER_RELIEF_THRESHOLD", 1000)
+LEDGER_RELIEF_AMOUNT = env.int("LEDGER_RELIEF_AMOUNT", 2000)
+LEDGER_RELIEF_PER_DAY = env.int("LEDGER_RELIEF_PER_DAY", 2)
 
 # One process locally; test and prod share a Redis cache so limits hold across processes.
 CACHES = {"default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"}}
@@ -262,103 +239,101 @@ ACCOUNTS_LOGIN_LIMITS = {
 # Sign-ups allowed per client address (client_ip, as above) and window (issue #11:
 # farmed sign-ups). Players behind one NAT share an address, hence not 1.
 ACCOUNTS_SIGNUP_LIMIT = {
-    "signups": int(os.environ.get("ACCOUNTS_SIGNUPS_PER_ADDRESS", "5")),
-    "window_seconds": int(os.environ.get("ACCOUNTS_SIGNUP_WINDOW_SECONDS", "3600")),
+    "signups": env.int("ACCOUNTS_SIGNUPS_PER_ADDRESS", 5),
+    "window_seconds": env.int("ACCOUNTS_SIGNUP_WINDOW_SECONDS", 3600),
 }
 # How many proxies in front of the site append to X-Forwarded-For (0: trust only
 # REMOTE_ADDR). Set it to the number of load balancers, or clients can forge their IP.
-ACCOUNTS_TRUSTED_PROXY_COUNT = int(os.environ.get("TRUSTED_PROXY_COUNT", "0"))
+ACCOUNTS_TRUSTED_PROXY_COUNT = env.int("TRUSTED_PROXY_COUNT", 0)
 
 # Live tables (games/): how long bots think, how long a person waits before bots
 # fill the empty seats, and how long an ended game may wait for its settlement task
 # before the sweeper settles it.
-GAMES_BOT_THINK_SECONDS = float(os.environ.get("GAMES_BOT_THINK_SECONDS", "1"))
-GAMES_BOT_FILL_SECONDS = float(os.environ.get("GAMES_BOT_FILL_SECONDS", "5"))
-GAMES_SETTLE_GRACE_SECONDS = int(os.environ.get("GAMES_SETTLE_GRACE_SECONDS", "30"))
+GAMES_BOT_THINK_SECONDS = env.float("GAMES_BOT_THINK_SECONDS", 1.0)
+GAMES_BOT_FILL_SECONDS = env.float("GAMES_BOT_FILL_SECONDS", 5.0)
+GAMES_SETTLE_GRACE_SECONDS = env.int("GAMES_SETTLE_GRACE_SECONDS", 30)
 # A table socket's action runs its one statement from the event loop, on at most this
 # many PostgreSQL connections per web process (games.live.action_pool). Each waits at
 # most the timeout for a connection.
-GAMES_ACTION_POOL_SIZE = env_int("GAMES_ACTION_POOL_SIZE", 4)
+GAMES_ACTION_POOL_SIZE = env.int("GAMES_ACTION_POOL_SIZE", 4)
 if GAMES_ACTION_POOL_SIZE < 1:
     raise ImproperlyConfigured("GAMES_ACTION_POOL_SIZE is at least 1: the live path's "
                                "actions run on those connections.")
-GAMES_ACTION_POOL_TIMEOUT = float(os.environ.get("GAMES_ACTION_POOL_TIMEOUT", "5"))
+GAMES_ACTION_POOL_TIMEOUT = env.float("GAMES_ACTION_POOL_TIMEOUT", 5.0)
 # Strong bots (a room's bot level, issue #15; games.live.strong_bots): the CPU time one
 # move's search may take, the queue their tasks go to (a worker of its own
 # serves it: `celery -A shuangkou_site worker -Q bots`), and how long past the think
 # time a strong bot's turn waits for its move before the sweeper plays the table
 # bot's move for it.
 # 150: the engine's own default (games.engine.ai.BUDGET_MS, which says why).
-GAMES_STRONG_BOT_BUDGET_MS = env_int("GAMES_STRONG_BOT_BUDGET_MS", 150)
+GAMES_STRONG_BOT_BUDGET_MS = env.int("GAMES_STRONG_BOT_BUDGET_MS", 150)
 # Deals the search samples at most (None: the engine's default); with a budget it
 # never reaches, the move depends on the seed only (the tests' setting).
-GAMES_STRONG_BOT_MAX_SAMPLES = env_int("GAMES_STRONG_BOT_MAX_SAMPLES", 0) or None
-GAMES_BOT_QUEUE = os.environ.get("GAMES_BOT_QUEUE", "bots")
-GAMES_STRONG_BOT_BACKSTOP_SECONDS = float(
-    os.environ.get("GAMES_STRONG_BOT_BACKSTOP_SECONDS", "10"))
+GAMES_STRONG_BOT_MAX_SAMPLES = env.int("GAMES_STRONG_BOT_MAX_SAMPLES", 0) or None
+GAMES_BOT_QUEUE = env.str("GAMES_BOT_QUEUE", "bots")
+GAMES_STRONG_BOT_BACKSTOP_SECONDS = env.float("GAMES_STRONG_BOT_BACKSTOP_SECONDS", 10.0)
 # How long a private table's invite code works (games.live.private_tables).
-GAMES_INVITE_HOURS = float(os.environ.get("GAMES_INVITE_HOURS", "24"))
+GAMES_INVITE_HOURS = env.float("GAMES_INVITE_HOURS", 24.0)
 # Wrong invite codes (unknown, closed or expired) one user, and one client address,
 # may try per window, over every way a code is looked up (games.web.invite_limits);
 # past it every lookup answers 429 until the window closes. The address limit is
 # higher: players behind one NAT share an address.
-GAMES_INVITE_TRIES_PER_USER = env_int("GAMES_INVITE_TRIES_PER_USER", 10)
-GAMES_INVITE_TRIES_PER_ADDRESS = env_int("GAMES_INVITE_TRIES_PER_ADDRESS", 30)
-GAMES_INVITE_TRIES_WINDOW_SECONDS = env_int("GAMES_INVITE_TRIES_WINDOW_SECONDS", 600)
+GAMES_INVITE_TRIES_PER_USER = env.int("GAMES_INVITE_TRIES_PER_USER", 10)
+GAMES_INVITE_TRIES_PER_ADDRESS = env.int("GAMES_INVITE_TRIES_PER_ADDRESS", 30)
+GAMES_INVITE_TRIES_WINDOW_SECONDS = env.int("GAMES_INVITE_TRIES_WINDOW_SECONDS", 600)
 # Under `make run` no Celery beat runs: a thread in the web process sweeps instead.
-GAMES_INPROCESS_SWEEPER = env_bool("GAMES_INPROCESS_SWEEPER", False)
-GAMES_SWEEP_SECONDS = float(os.environ.get("GAMES_SWEEP_SECONDS", "1"))
+GAMES_INPROCESS_SWEEPER = env.bool("GAMES_INPROCESS_SWEEPER", False)
+GAMES_SWEEP_SECONDS = env.float("GAMES_SWEEP_SECONDS", 1.0)
 # The table socket's rate limit (docs/protocol.md, "Framing and limits"): a token bucket
 # per socket holding ``burst`` tokens, refilled at ``per_second``; read when a socket
 # connects.
 GAMES_SOCKET_RATE = {
-    "per_second": float(os.environ.get("GAMES_SOCKET_RATE_PER_SECOND", "10")),
-    "burst": float(os.environ.get("GAMES_SOCKET_RATE_BURST", "20")),
+    "per_second": env.float("GAMES_SOCKET_RATE_PER_SECOND", 10.0),
+    "burst": env.float("GAMES_SOCKET_RATE_BURST", 20.0),
 }
 # Every table socket hears its table's game and seq this often (one read per process
 # for all its tables; docs/protocol.md, "heartbeat"): a client whose events were lost
 # resyncs. 0: none.
-GAMES_HEARTBEAT_SECONDS = float(os.environ.get("GAMES_HEARTBEAT_SECONDS", "10"))
+GAMES_HEARTBEAT_SECONDS = env.float("GAMES_HEARTBEAT_SECONDS", 10.0)
 # Table sockets one user, and one client address, may hold open on one process
 # (games.live.socket_caps, docs/protocol.md): the extra ones are closed with 4429.
-GAMES_SOCKETS_PER_USER = int(os.environ.get("GAMES_SOCKETS_PER_USER", "8"))
-GAMES_SOCKETS_PER_ADDRESS = int(os.environ.get("GAMES_SOCKETS_PER_ADDRESS", "64"))
+GAMES_SOCKETS_PER_USER = env.int("GAMES_SOCKETS_PER_USER", 8)
+GAMES_SOCKETS_PER_ADDRESS = env.int("GAMES_SOCKETS_PER_ADDRESS", 64)
 # Quick chat (games.live.quick_chat, docs/protocol.md "chat"): each player may send
 # GAMES_CHAT_BURST phrases in any GAMES_CHAT_WINDOW_SECONDS (a sliding window).
-GAMES_CHAT_BURST = int(os.environ.get("GAMES_CHAT_BURST", "3"))
-GAMES_CHAT_WINDOW_SECONDS = float(os.environ.get("GAMES_CHAT_WINDOW_SECONDS", "10"))
+GAMES_CHAT_BURST = env.int("GAMES_CHAT_BURST", 3)
+GAMES_CHAT_WINDOW_SECONDS = env.float("GAMES_CHAT_WINDOW_SECONDS", 10.0)
 # A seated player whose last table socket closed during a game goes to 托管 only after
 # this many seconds without a socket of theirs coming back (games.live.presence; a
 # reload or a server restart is not an absence). 0: at once.
-GAMES_DISCONNECT_GRACE_SECONDS = float(os.environ.get("GAMES_DISCONNECT_GRACE_SECONDS", "15"))
+GAMES_DISCONNECT_GRACE_SECONDS = env.float("GAMES_DISCONNECT_GRACE_SECONDS", 15.0)
 # Deals come from a fresh random seed. Tests set this so every game a test plays is
-# dealt from a seed derived from the test's name (games.live.lifecycle._deal_seed);
+# dealt from a seed derived from the test's name (games.live.lifecycle.deal.deal_seed);
 # production refuses it (settings.prod): it would make the deals predictable.
-GAMES_DEAL_SEED = os.environ.get("GAMES_DEAL_SEED", "")
+GAMES_DEAL_SEED = env.str("GAMES_DEAL_SEED", "")
 # /healthz (shuangkou_site.health): the Redis it PINGs (none under `make run`, which keeps
 # nothing in Redis; test and prod set REDIS_URL) and how long it waits, and the lags past
 # which it answers 503. The sweeper runs every second, so an expired turn older than
 # 30 s means beat or the workers stopped; an ended game waits up to the settle grace
 # plus one unsettled sweep (30 + 30 s) in normal running.
 HEALTH_REDIS_URL = ""
-HEALTH_REDIS_TIMEOUT_SECONDS = float(os.environ.get("HEALTH_REDIS_TIMEOUT_SECONDS", "1"))
-HEALTH_SWEEPER_LAG_LIMIT_SECONDS = float(os.environ.get("HEALTH_SWEEPER_LAG_LIMIT_SECONDS", "30"))
-HEALTH_UNSETTLED_AGE_LIMIT_SECONDS = float(
-    os.environ.get("HEALTH_UNSETTLED_AGE_LIMIT_SECONDS", "300"))
+HEALTH_REDIS_TIMEOUT_SECONDS = env.float("HEALTH_REDIS_TIMEOUT_SECONDS", 1.0)
+HEALTH_SWEEPER_LAG_LIMIT_SECONDS = env.float("HEALTH_SWEEPER_LAG_LIMIT_SECONDS", 30.0)
+HEALTH_UNSETTLED_AGE_LIMIT_SECONDS = env.float("HEALTH_UNSETTLED_AGE_LIMIT_SECONDS", 300.0)
 # Replay analysis (analysis/, docs/analysis.md): the strong bot replays every move of each
 # human seat. Losses are in score units (RULES §6: 双扣 is ±4 a seat, 单扣 ±2, before the
 # multiplier); a move losing at least DOUBTFUL is marked "?", at least BAD "??". Each
 # analysed move gets at most MOVE_BUDGET_MS of engine time, and the whole game at most
 # GAME_SECONDS (the per-move budget shrinks to fit the moves left): ≤ 60 s a game on one
 # worker. AUTO_COIN_GAMES: every settled coin game is analysed without being asked.
-ANALYSIS_DOUBTFUL_LOSS = float(os.environ.get("ANALYSIS_DOUBTFUL_LOSS", "1.0"))
-ANALYSIS_BAD_LOSS = float(os.environ.get("ANALYSIS_BAD_LOSS", "3.0"))
-ANALYSIS_MOVE_BUDGET_MS = env_int("ANALYSIS_MOVE_BUDGET_MS", 500)
-ANALYSIS_GAME_SECONDS = float(os.environ.get("ANALYSIS_GAME_SECONDS", "45"))
-ANALYSIS_AUTO_COIN_GAMES = env_bool("ANALYSIS_AUTO_COIN_GAMES", True)
+ANALYSIS_DOUBTFUL_LOSS = env.float("ANALYSIS_DOUBTFUL_LOSS", 1.0)
+ANALYSIS_BAD_LOSS = env.float("ANALYSIS_BAD_LOSS", 3.0)
+ANALYSIS_MOVE_BUDGET_MS = env.int("ANALYSIS_MOVE_BUDGET_MS", 500)
+ANALYSIS_GAME_SECONDS = env.float("ANALYSIS_GAME_SECONDS", 45.0)
+ANALYSIS_AUTO_COIN_GAMES = env.bool("ANALYSIS_AUTO_COIN_GAMES", True)
 # A claim older than this (a worker that died mid-analysis: tasks are acked late and
 # redelivered) may be taken over by the next run of the task.
-ANALYSIS_STALE_SECONDS = float(os.environ.get("ANALYSIS_STALE_SECONDS", "300"))
+ANALYSIS_STALE_SECONDS = env.float("ANALYSIS_STALE_SECONDS", 300.0)
 
 # Each sweep expires after its interval: a sweep still queued when the next is sent
 # (workers busy or down) is dropped, not run late in a pile-up; the next one does its
@@ -384,6 +359,6 @@ CELERY_BEAT_SCHEDULE = {
 # no token set it is a 404: the endpoint is off. Processes of one host add up their
 # metrics through the folder in the PROMETHEUS_MULTIPROC_DIR environment variable (read
 # by prometheus-client itself, before any setting): unset, each process reports its own.
-METRICS_TOKEN = os.environ.get("METRICS_TOKEN", "")
+METRICS_TOKEN = env.str("METRICS_TOKEN", "")
 # How long a scrape waits for the broker when it reads the Celery queues' depths.
-METRICS_BROKER_TIMEOUT_SECONDS = float(os.environ.get("METRICS_BROKER_TIMEOUT_SECONDS", "1"))
+METRICS_BROKER_TIMEOUT_SECONDS = env.float("METRICS_BROKER_TIMEOUT_SECONDS", 1.0)

@@ -1,16 +1,13 @@
 """Production: PostgreSQL and Redis from the environment, secrets required, DEBUG off."""
 
-import os
-
 from django.core.exceptions import ImproperlyConfigured
 
+from shuangkou_site.environment import env, env_list
 from shuangkou_site.error_reporting import init_error_reporting
 
 from .base import *  # noqa: F403
 from .base import (
     MIDDLEWARE,
-    env_bool,
-    env_list,
     pooled_postgres,
     redis_cache,
     redis_channel_layer,
@@ -18,14 +15,14 @@ from .base import (
 
 
 def required_env(name: str) -> str:
-    value = os.environ.get(name)
+    value = env.str(name, "")
     if not value:
         raise ImproperlyConfigured(f"Set the {name} environment variable.")
     return value
 
 
 DEBUG = False
-if os.environ.get("GAMES_DEAL_SEED"):
+if env.str("GAMES_DEAL_SEED", ""):
     raise ImproperlyConfigured("GAMES_DEAL_SEED makes deals predictable: unset it in production.")
 SECRET_KEY = required_env("DJANGO_SECRET_KEY")
 ALLOWED_HOSTS = env_list("ALLOWED_HOSTS", [])
@@ -35,31 +32,31 @@ if not ALLOWED_HOSTS:
 # A connection pool per process, sized by DB_POOL_MIN_SIZE / DB_POOL_MAX_SIZE /
 # DB_POOL_TIMEOUT (settings.base.pooled_postgres). DB_CONN_MAX_AGE is gone: persistent
 # connections under ASGI grew with the requests served (issue #11).
-if os.environ.get("DB_CONN_MAX_AGE"):
+if env.str("DB_CONN_MAX_AGE", ""):
     raise ImproperlyConfigured(
         "DB_CONN_MAX_AGE is replaced by the connection pool (DB_POOL_MAX_SIZE): unset it.")
 DATABASES = {"default": pooled_postgres(required_env("DATABASE_URL"))}
 
 REDIS_URL = required_env("REDIS_URL")
-CHANNEL_LAYER_PREFIX = os.environ.get("CHANNEL_LAYER_PREFIX", f"sk-{DATABASES['default']['NAME']}")
+CHANNEL_LAYER_PREFIX = env.str("CHANNEL_LAYER_PREFIX", f"sk-{DATABASES['default']['NAME']}")
 # The channel layer may be sharded over several Redis servers (CHANNEL_LAYER_REDIS_URLS,
 # comma-separated, the same list in the same order on every process), and the Celery
 # broker may have a Redis of its own (CELERY_BROKER_URL): docs/operations.md, "Beyond
 # one machine". Unset, both use REDIS_URL.
 CHANNEL_LAYER_REDIS_URLS = env_list("CHANNEL_LAYER_REDIS_URLS", [REDIS_URL])
 CHANNEL_LAYERS = {"default": redis_channel_layer(CHANNEL_LAYER_REDIS_URLS, CHANNEL_LAYER_PREFIX)}
-CELERY_BROKER_URL = os.environ.get("CELERY_BROKER_URL") or REDIS_URL
+CELERY_BROKER_URL = env.str("CELERY_BROKER_URL", "") or REDIS_URL
 HEALTH_REDIS_URL = REDIS_URL
 CACHES = {"default": redis_cache(REDIS_URL)}
 
 # TLS ends at the load balancer, which sets X-Forwarded-Proto.
 SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https")
-SECURE_SSL_REDIRECT = env_bool("SECURE_SSL_REDIRECT", True)
+SECURE_SSL_REDIRECT = env.bool("SECURE_SSL_REDIRECT", True)
 # Load balancers probe health over plain HTTP inside the private network.
 SECURE_REDIRECT_EXEMPT = [r"^healthz$"]
 SESSION_COOKIE_SECURE = True
 CSRF_COOKIE_SECURE = True
-SECURE_HSTS_SECONDS = int(os.environ.get("SECURE_HSTS_SECONDS", "0"))
+SECURE_HSTS_SECONDS = env.int("SECURE_HSTS_SECONDS", 0)
 SECURE_CONTENT_TYPE_NOSNIFF = True
 SECURE_REFERRER_POLICY = "same-origin"
 
@@ -84,7 +81,7 @@ ERROR_REPORTING = init_error_reporting()
 SECURE_REDIRECT_EXEMPT = [*SECURE_REDIRECT_EXEMPT, r"^metrics$"]
 if METRICS_TOKEN and len(METRICS_TOKEN) < 32:  # noqa: F405
     raise ImproperlyConfigured("METRICS_TOKEN must be at least 32 characters long.")
-if METRICS_TOKEN and not os.environ.get("PROMETHEUS_MULTIPROC_DIR"):  # noqa: F405
+if METRICS_TOKEN and not env.str("PROMETHEUS_MULTIPROC_DIR", ""):  # noqa: F405
     raise ImproperlyConfigured(
         "Set PROMETHEUS_MULTIPROC_DIR (a folder the host's web processes and Celery workers "
         "share, emptied before they start) when METRICS_TOKEN is set.")

@@ -2,6 +2,8 @@
 
 import os
 
+from shuangkou_site.environment import env
+
 from .base import *  # noqa: F403
 from .base import (
     DEFAULT_REDIS_URL,
@@ -16,22 +18,22 @@ DEBUG = False
 # The connection pool, as in production (settings.base.pooled_postgres).
 DATABASES = {
     "default": pooled_postgres(
-        os.environ.get("DATABASE_URL", "postgres://postgres@127.0.0.1:5432/shuangkou"),
+        env.str("DATABASE_URL", "postgres://postgres@127.0.0.1:5432/shuangkou"),
     )
 }
 
-REDIS_URL = os.environ.get("REDIS_URL", DEFAULT_REDIS_URL)
+REDIS_URL = env.str("REDIS_URL", DEFAULT_REDIS_URL)
 # One prefix per test process (each xdist worker is one), so runs and workers sharing the
 # Redis server never hear each other; servers a test starts are given the same prefixes
 # through the environment (common.testing.server_helpers).
-_RUN = f"{os.environ.get('PYTEST_XDIST_WORKER', 'main')}-{os.getpid()}"
-CHANNEL_LAYER_PREFIX = os.environ.get("CHANNEL_LAYER_PREFIX", f"sk-test-{_RUN}")
+_RUN = f"{env.str('PYTEST_XDIST_WORKER', 'main')}-{os.getpid()}"
+CHANNEL_LAYER_PREFIX = env.str("CHANNEL_LAYER_PREFIX", f"sk-test-{_RUN}")
 CHANNEL_LAYERS = {"default": redis_channel_layer(REDIS_URL, CHANNEL_LAYER_PREFIX)}
 
 CELERY_BROKER_URL = REDIS_URL
 HEALTH_REDIS_URL = REDIS_URL
 # The login limits count failures in this cache: one key prefix per process, as above.
-CACHE_KEY_PREFIX = os.environ.get("CACHE_KEY_PREFIX", f"sk-test-{_RUN}")
+CACHE_KEY_PREFIX = env.str("CACHE_KEY_PREFIX", f"sk-test-{_RUN}")
 CACHES = {"default": {**redis_cache(REDIS_URL), "KEY_PREFIX": CACHE_KEY_PREFIX}}
 CELERY_TASK_ALWAYS_EAGER = True
 CELERY_TASK_EAGER_PROPAGATES = True
@@ -48,7 +50,7 @@ GAMES_STRONG_BOT_MAX_SAMPLES = 24
 GAMES_STRONG_BOT_BUDGET_MS = 60_000
 # No heartbeats unless a test asks for them: a message every few seconds would break
 # the tests that wait for silence. games/live/tests/test_outage.py sets a short one.
-GAMES_HEARTBEAT_SECONDS = float(os.environ.get("GAMES_HEARTBEAT_SECONDS", "0"))
+GAMES_HEARTBEAT_SECONDS = env.float("GAMES_HEARTBEAT_SECONDS", 0.0)
 
 # The production refill rate with a bucket no test's game empties: clients in tests act
 # as fast as the bots answer, and a refused message would make them wait for the refill

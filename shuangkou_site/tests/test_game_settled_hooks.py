@@ -5,7 +5,7 @@ all, and settling again writes nothing twice."""
 import pytest
 
 from games.hooks.signals import game_settled
-from games.live.lifecycle import game_settle
+from games.live.lifecycle.end import game_settle
 from games.models import GameRecord
 from games.testing.room_helpers import make_player, make_room
 from games.testing.stored_games import stored_game

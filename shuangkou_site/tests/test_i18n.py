@@ -27,7 +27,7 @@ from common.testing.i18n_checks import (
     without,
 )
 from games.errors import ActionError
-from games.live.lifecycle import game_act
+from games.live.lifecycle.act import game_act
 from games.live.seating import room_quick_join, table_ready
 from games.models import BotPlayer, GameRecord, Room, RuleSetConfig, Seat
 from games.testing.room_helpers import coin_room, make_player, make_room, start_game_with_bots

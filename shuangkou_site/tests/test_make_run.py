@@ -31,8 +31,8 @@ import pytest
 from django.conf import settings
 from playwright.sync_api import Browser, Page, expect
 
-from games.testing.browser_checks import PageErrors, SocketLog, chromium_browser, wait_until
 from common.testing.server_helpers import ROOT, stop_server, wait_until_serving
+from games.testing.browser_checks import PageErrors, SocketLog, chromium_browser, wait_until
 from shuangkou_site.dev_database import EmbeddedPostgres
 
 pytestmark = pytest.mark.slow

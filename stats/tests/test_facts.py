@@ -8,7 +8,7 @@ from django.core.management import CommandError, call_command
 from django.urls import reverse
 
 from accounts.models import User
-from games.live.lifecycle import game_settle
+from games.live.lifecycle.end import game_settle
 from games.testing.room_helpers import coin_room, make_player, make_room
 from games.testing.stored_games import stored_game
 from stats.models import SeatBombs, SeatFacts

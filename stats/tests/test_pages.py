@@ -10,7 +10,7 @@ import pytest
 from django.urls import reverse
 
 from accounts.models import User
-from games.live.lifecycle import game_settle
+from games.live.lifecycle.end import game_settle
 from games.testing.room_helpers import make_player, make_room
 from games.testing.stored_games import stored_game
 from stats.tests.helpers import expected_for

@@ -12,7 +12,7 @@ from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 from django.utils import timezone
 
-from games.live.lifecycle import game_act
+from games.live.lifecycle.act import game_act
 from games.models import GameRecord, Room, Table
 from games.testing.room_helpers import coin_room, make_player, make_room, start_game_with_bots
 

@@ -15,7 +15,7 @@ from django.urls import reverse
 from games.archive.frames import build_frames, fold
 from games.engine.game import Game
 from games.engine.presets import PRESETS
-from games.live.lifecycle import game_act
+from games.live.lifecycle.act import game_act
 from games.live.snapshots import engine_snapshot
 from games.models import GameEvent, GameRecord
 from games.testing.room_helpers import coin_room, make_player, make_room, start_game_with_bots

@@ -1,5 +1,5 @@
 """How hard the property tests try, by hypothesis profile (the root conftest.py registers
-``ci`` and ``dev``; README, "Tests"). Standard library and hypothesis only: the engine's
+``ci`` and ``dev``; docs/testing.md). Standard library and hypothesis only: the engine's
 tests use it too.
 
 ``examples(n)``: a test's full count ``n`` under ``ci`` (what ``make test`` and CI run:

@@ -20,9 +20,9 @@ from games.errors import ActionError
 from games.live import action_pool, warm_engines
 from games.live.append import row_seq
 from games.live.game_queue import queued_games
-from games.live.lifecycle import game_act_on_loop
+from games.live.lifecycle.act import game_act_on_loop
 from games.live.seating import room_quick_join
-from games.live.table_socket import _act_at_table
+from games.live.table_socket import act_at_table
 from games.live.tests.test_steps import _game_at_alices_turn, _log, _move
 from games.models import GameRecord
 from games.testing.live_helpers import (
@@ -79,7 +79,7 @@ def test_an_action_lands_while_the_database_thread_is_held(bots_wait):
 
     async def scenario():
         async with database_thread_held() as holding:
-            await _act_at_table(record.table_id, alice, action, record.seq, payload)
+            await act_at_table(record.table_id, alice, action, record.seq, payload)
             return await row_seq(record.pk, action_pool.execute), holding.done()
 
     seq, thread_was_free = run(scenario)

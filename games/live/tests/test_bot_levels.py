@@ -21,8 +21,10 @@ from django.utils import timezone
 
 from games.engine.cards import format_cards
 from games.engine.game import Game
-from games.live import lifecycle, strong_bots, warm_engines
-from games.live.lifecycle import game_act_on_loop, game_strong_move
+from games.live import strong_bots, warm_engines
+from games.live.lifecycle import steps
+from games.live.lifecycle.act import game_act_on_loop
+from games.live.lifecycle.strong_moves import game_strong_move
 from games.live.private_tables import private_table_fill_bots, private_table_open
 from games.live.seating import room_quick_join, table_ready
 from games.live.strong_bots import STRONG_MOVE_TASK, enqueue_strong_move, strong_move_from_log
@@ -297,7 +299,7 @@ def test_a_persons_action_returns_without_waiting_for_the_strong_bots_enqueue(
         enqueue_strong_move(game_id, seq)
         enqueued.append((game_id, seq))
 
-    monkeypatch.setattr(lifecycle, "enqueue_strong_move", slow_broker)
+    monkeypatch.setattr(steps, "enqueue_strong_move", slow_broker)
 
     async def scenario():
         await game_act_on_loop(user_id=alice.pk, game_id=record.pk, action=action,

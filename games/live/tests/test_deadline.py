@@ -7,7 +7,7 @@ import pytest
 from django.urls import reverse
 from django.utils import timezone
 
-from games.live.lifecycle import game_act
+from games.live.lifecycle.act import game_act
 from games.live.seating import room_quick_join
 from games.live.snapshots import game_view
 from games.models import GameRecord

@@ -1,12 +1,12 @@
 """Tests deal from a seed of their own (the root conftest.py sets settings.GAMES_DEAL_SEED
-to the test's node id; games.live.lifecycle._deal_seed derives each game's seed from it):
+to the test's node id; games.live.lifecycle.deal.deal_seed derives each game's seed from it):
 a test's games are the same on every run, in any order and on any xdist worker, and
 another test gets other cards."""
 
 import pytest
 from django.db import transaction
 
-from games.live.lifecycle import _deal_seed, derived_deal_seed
+from games.live.lifecycle.deal import deal_seed, derived_deal_seed
 from games.live.seating import room_quick_join, table_ready
 from games.models import GameEvent, Table
 from games.testing.live_helpers import make_person, make_room
@@ -77,4 +77,4 @@ def test_without_a_fixed_seed_every_deal_is_random(settings):
     seat = room_quick_join(user=make_person("alice"), room_id=room.pk)
     table = Table.objects.get(pk=seat.table_id)
 
-    assert len({_deal_seed(table) for _ in range(5)}) == 5
+    assert len({deal_seed(table) for _ in range(5)}) == 5

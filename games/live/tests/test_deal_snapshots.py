@@ -1,5 +1,5 @@
 """At a deal each seat's snapshot comes built, in its seat's message
-(games.live.lifecycle.game_start): the sockets send it without a trip to the process's
+(games.live.lifecycle.deal.game_start): the sockets send it without a trip to the process's
 one database thread, where four reads at every deal queued ahead of every table's
 actions. Real consumer, real Redis channel layer, real PostgreSQL."""
 
@@ -9,8 +9,9 @@ import json
 import pytest
 from channels.layers import get_channel_layer
 
-from games.live import lifecycle, snapshots, table_socket
+from games.live import snapshots
 from games.live.broadcast import seat_group, table_group
+from games.live.lifecycle.deal import deal_snapshots
 from games.live.seating import room_quick_join, table_ready
 from games.models import GameRecord, Table
 from games.testing import live_helpers
@@ -37,13 +38,13 @@ SEED_WITH_SWAP = 4  # seats 0 and 3 swap (as in test_socket.py)
 def reads(monkeypatch) -> list[tuple[int, int]]:
     """Every snapshot the table sockets read from the database: (table, user)."""
     calls: list[tuple[int, int]] = []
-    read = table_socket._snapshot
+    read = snapshots.table_snapshot
 
     def counted(table_id: int, user_id: int) -> dict:
         calls.append((table_id, user_id))
         return read(table_id, user_id)
 
-    monkeypatch.setattr(table_socket, "_snapshot", counted)
+    monkeypatch.setattr(snapshots, "table_snapshot", counted)
     return calls
 
 
@@ -58,7 +59,7 @@ def deal_snapshot(client) -> dict:
 
 
 def test_each_seat_hears_at_the_deal_the_snapshot_it_reads_right_after(monkeypatch, reads):
-    monkeypatch.setattr("games.live.lifecycle._deal_seed", lambda table: SEED_WITHOUT_SWAP)
+    monkeypatch.setattr("games.live.lifecycle.deal.deal_seed", lambda table: SEED_WITHOUT_SWAP)
     room = make_room()
     alice, bob = make_person("alice"), make_person("bob")
     table_id = room_quick_join(user=alice, room_id=room.pk).table_id
@@ -71,7 +72,7 @@ def test_each_seat_hears_at_the_deal_the_snapshot_it_reads_right_after(monkeypat
         reads_at_the_deal = list(reads)
         del reads[:]
         heard = [deal_snapshot(client) for client in (a, b)]
-        read = [as_sent(await db(table_socket._snapshot)(table_id, user.pk))
+        read = [as_sent(await db(snapshots.table_snapshot)(table_id, user.pk))
                 for user in (alice, bob)]
         asked = []
         for client in (a, b):
@@ -96,7 +97,7 @@ def test_each_seat_hears_at_the_deal_the_snapshot_it_reads_right_after(monkeypat
 
 def test_each_players_hand_goes_to_the_group_their_sockets_are_in_even_after_a_swap(
         monkeypatch, reads):
-    monkeypatch.setattr("games.live.lifecycle._deal_seed", lambda table: SEED_WITH_SWAP)
+    monkeypatch.setattr("games.live.lifecycle.deal.deal_seed", lambda table: SEED_WITH_SWAP)
     room = make_room()
     alice, bob = make_person("alice"), make_person("bob")
     table_id = room_quick_join(user=alice, room_id=room.pk).table_id
@@ -117,7 +118,7 @@ def test_each_players_hand_goes_to_the_group_their_sockets_are_in_even_after_a_s
             await client.expect("table")
         reads_at_the_deal = list(reads)
         record = await db(GameRecord.objects.get)()
-        read = [as_sent(await db(table_socket._snapshot)(table_id, user))
+        read = [as_sent(await db(snapshots.table_snapshot)(table_id, user))
                 for user in record.players]
         for client in (a, b):
             await client.close()
@@ -159,7 +160,7 @@ def test_a_bare_game_snapshot_makes_the_socket_read_one(reads):
                                              {"type": "game.snapshot", "game": None})
         snapshot = await a.expect("snapshot")
         reads_for_it = list(reads)
-        read = as_sent(await db(table_socket._snapshot)(table_id, alice.pk))
+        read = as_sent(await db(snapshots.table_snapshot)(table_id, alice.pk))
         await a.close()
         return snapshot, reads_for_it, read
 
@@ -208,7 +209,7 @@ def test_a_deals_snapshots_do_not_change_when_the_engine_moves_on():
     game = snapshots._unshared_copy(snapshots.engine_snapshot(record))
     seat = record.players.index(alice.pk)
 
-    built = lifecycle._deal_snapshots(table, record, game)
+    built = deal_snapshots(table, record, game)
     before = json.dumps(built)
     game.set_trustee(seat, True, "player")
     game.hands[seat].clear()

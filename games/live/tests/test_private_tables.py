@@ -13,7 +13,7 @@ from django.utils import timezone
 
 from games.errors import ActionError
 from games.live import sweeps
-from games.live.lifecycle import game_act
+from games.live.lifecycle.act import game_act
 from games.live.lobby_tables import lobby_tables
 from games.live.private_tables import (
     CODE_ALPHABET,

@@ -224,7 +224,7 @@ def test_a_game_whose_settlement_task_was_lost_is_settled_by_the_sweeper(
         enqueue, monkeypatch, settings):
     # Either way the player whose move ended the game keeps a working socket (the move
     # committed), and the sweeper settles the game after the grace period.
-    monkeypatch.setattr("games.live.lifecycle._enqueue_settlement", enqueue)
+    monkeypatch.setattr("games.live.lifecycle.steps.enqueue_settlement", enqueue)
     room = make_room(stake_unit=5)
     alice = make_person("alice")
     table_id = room_quick_join(user=alice, room_id=room.pk).table_id

@@ -12,7 +12,7 @@ from asgiref.sync import async_to_sync
 
 from accounts.models import User
 from common.testing.server_helpers import served
-from games.live.lifecycle import derived_deal_seed
+from games.live.lifecycle.deal import derived_deal_seed
 from games.live.seating import table_create, table_sit
 from games.loadtest.socket_player import BotClient, Stats
 from games.management.commands.loadtest_prepare import _session_for

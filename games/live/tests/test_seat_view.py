@@ -31,7 +31,7 @@ VIEW_KEYS = {  # Game.view's
 
 def test_the_folded_views_are_the_servers_views_after_a_game_with_a_swap(monkeypatch):
     # Deal seed 4 swaps seats 0 and 3 (as in test_socket.py): alice moves from 0 to 3.
-    monkeypatch.setattr("games.live.lifecycle._deal_seed", lambda table: 4)
+    monkeypatch.setattr("games.live.lifecycle.deal.deal_seed", lambda table: 4)
     room = make_room()
     alice, bob, carol = make_person("alice"), make_person("bob"), make_person("carol")
     table_id = room_quick_join(user=alice, room_id=room.pk).table_id

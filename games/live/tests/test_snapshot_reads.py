@@ -4,7 +4,8 @@ each a full replay on the process's one database thread, stalled every table."""
 import pytest
 
 from games.engine.game import Game
-from games.live import lifecycle, snapshots
+from games.live import snapshots
+from games.live.lifecycle.act import game_act
 from games.live.seating import room_quick_join, table_ready
 from games.live.snapshots import game_view
 from games.models import GameEvent, GameRecord, Table
@@ -49,7 +50,7 @@ def test_a_snapshot_after_new_events_reads_only_those_and_leaves_the_kept_game_a
     seat = record.players.index(alice.pk)
     before = game_view(record, alice.pk)
     kept = snapshots.engine_snapshot(record)
-    lifecycle.game_act(user_id=alice.pk, game_id=record.pk, action="trustee",
+    game_act(user_id=alice.pk, game_id=record.pk, action="trustee",
                        client_seq=None, on=True)
     later = GameRecord.objects.get(pk=record.pk)
     assert later.seq > record.seq

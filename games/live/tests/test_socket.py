@@ -211,7 +211,7 @@ def test_no_client_ever_receives_a_card_of_another_seats_hand():
 def test_a_reveal_swap_moves_a_person_and_the_socket_follows_the_new_seat(monkeypatch):
     # Deal seed 4 reveals a card whose twin holder sits at seat 3: seats 0 and 3 swap
     # (RULES §2), so alice (seat 0) plays from seat 3 with the hand she was dealt.
-    monkeypatch.setattr("games.live.lifecycle._deal_seed", lambda table: 4)
+    monkeypatch.setattr("games.live.lifecycle.deal.deal_seed", lambda table: 4)
     room = make_room()
     alice, bob = make_person("alice"), make_person("bob")
     table_id = room_quick_join(user=alice, room_id=room.pk).table_id

@@ -7,7 +7,7 @@ import time
 import pytest
 from channels.testing import WebsocketCommunicator
 
-from games.live import socket_caps, table_socket
+from games.live import snapshots, socket_caps, table_socket
 from games.live.seating import room_quick_join
 from games.testing import live_helpers
 from games.testing.live_helpers import APPLICATION, connect_all, make_person, make_room, run
@@ -78,7 +78,7 @@ def test_one_users_snapshot_requests_share_one_database_read(monkeypatch):
     alice, bob = make_person("alice"), make_person("bob")
     table_id = room_quick_join(user=alice, room_id=room.pk).table_id
     reads: list[int] = []
-    read = table_socket._snapshot
+    read = snapshots.table_snapshot
 
     def slow_read(table_id, user_id):
         reads.append(user_id)
@@ -87,7 +87,7 @@ def test_one_users_snapshot_requests_share_one_database_read(monkeypatch):
 
     async def scenario():
         tabs = await connect_all(table_id, alice, alice, alice, bob)
-        monkeypatch.setattr(table_socket, "_snapshot", slow_read)
+        monkeypatch.setattr(snapshots, "table_snapshot", slow_read)
         for index, tab in enumerate(tabs):
             await tab.send({"type": "snapshot", "ref": index})
         answers = [await tab.expect("snapshot") for tab in tabs]

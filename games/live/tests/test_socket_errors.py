@@ -7,7 +7,7 @@ import json
 import pytest
 from channels.layers import get_channel_layer
 
-from games.live import seating, table_socket
+from games.live import seating, snapshots
 from games.live.broadcast import table_group
 from games.live.seating import room_quick_join, table_create
 from games.live.table_socket import TableConsumer
@@ -62,13 +62,13 @@ def test_an_unexpected_exception_is_answered_with_server_error_and_the_seat_is_r
     alice = make_person("alice")
     table_id = room_quick_join(user=alice, room_id=room.pk).table_id
 
-    def broken(*args):
+    def broken(*args, **kwargs):
         raise RuntimeError("a bug")
 
     async def scenario():
         (a,) = await connect_all(table_id, alice)
         connected = (await db(seat_row)(alice)).connected
-        monkeypatch.setattr(table_socket, "_ready", broken)
+        monkeypatch.setattr(seating, "ready_by_id", broken)
         await a.send({"type": "ready", "ref": 1})
         error = await a.expect("error")
         monkeypatch.undo()
@@ -156,7 +156,7 @@ def test_a_failing_channel_layer_handler_is_answered_and_the_seat_is_released(mo
 
     async def scenario():
         (a,) = await connect_all(table_id, alice)
-        monkeypatch.setattr(table_socket, "_snapshot", broken)
+        monkeypatch.setattr(snapshots, "table_snapshot", broken)
         layer = get_channel_layer()
         await layer.group_send(table_group(table_id), {"type": "game.snapshot"})
         error = await a.expect("error")

@@ -17,9 +17,10 @@ from games.errors import ActionError
 from games.live import warm_engines
 from games.live.append import Step, append_step
 from games.live.hints import game_hints
-from games.live.lifecycle import game_act, game_act_on_loop, game_deadline
+from games.live.lifecycle.act import game_act, game_act_on_loop
+from games.live.lifecycle.deadlines import game_deadline
 from games.live.step_io import ON_LOOP, ON_THREAD, StepIO, run_now
-from games.live.table_socket import _act_at_table
+from games.live.table_socket import act_at_table
 from games.models import GameEvent, GameRecord
 from games.testing.live_helpers import run
 from games.testing.room_helpers import make_player, make_room, start_game_with_bots
@@ -189,6 +190,6 @@ def test_a_table_whose_known_game_has_ended_acts_on_its_current_game(bots_wait):
     record, seat, alice = _game_at_alices_turn("tablegame")
     # This process last saw another game at alice's table (it ended since).
     warm_engines.note_table_game(record.table_id, old.pk)
-    run(lambda: _act_at_table(record.table_id, alice, "trustee", None, {"on": True}))
+    run(lambda: act_at_table(record.table_id, alice, "trustee", None, {"on": True}))
     assert _log(record.pk)[-1]["type"] == "trustee"
     assert warm_engines.table_game(record.table_id) == record.pk

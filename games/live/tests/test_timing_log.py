@@ -9,7 +9,7 @@ import pytest
 
 from games.errors import ActionError
 from games.live import sweeps, timing
-from games.live.lifecycle import game_act
+from games.live.lifecycle.act import game_act
 from games.models import GameRecord
 from games.testing import live_helpers
 from games.testing.live_helpers import expire_turn

@@ -7,7 +7,8 @@ import threading
 import pytest
 from django.db import connection, transaction
 
-from games.live.lifecycle import _locked, game_act
+from games.live.lifecycle.act import game_act
+from games.live.lifecycle.steps import locked_game
 from games.models import GameRecord, Room
 from games.testing.room_helpers import coin_room, make_player, start_game_with_bots
 from ledger.models import Account, Currency, SystemAccount
@@ -51,7 +52,7 @@ def test_an_action_locks_its_game_row_and_not_the_room_row():
     def hold_the_game() -> None:
         try:
             with transaction.atomic():
-                _locked(record.pk)
+                locked_game(record.pk)
                 holding.set()
                 release.wait(10)
         finally:

@@ -4,7 +4,7 @@ once, for people only: never at sign-up, never for bots."""
 import pytest
 
 from accounts.services import player_sign_up
-from games.live.lifecycle import game_act
+from games.live.lifecycle.act import game_act
 from games.models import BotPlayer, GameRecord
 from games.settlement.posting import grant_starting_coins_after_game
 from games.testing.room_helpers import make_room, start_game_with_bots

@@ -7,7 +7,7 @@ import pytest
 from django.urls import reverse
 
 from games.engine.game import Game
-from games.live.lifecycle import game_act
+from games.live.lifecycle.act import game_act
 from games.live.seating import room_quick_join
 from games.live.snapshots import engine_snapshot
 from games.models import GameEvent, GameRecord

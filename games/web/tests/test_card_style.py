@@ -12,7 +12,7 @@ import pytest
 from django.conf import settings
 from django.urls import reverse
 
-from games.live.lifecycle import game_act
+from games.live.lifecycle.act import game_act
 from games.testing.room_helpers import make_player, make_room, start_game_with_bots
 
 STATIC = Path(settings.BASE_DIR) / "static"

@@ -17,7 +17,7 @@ from django.urls import reverse
 
 from analysis.models import GameAnalysis
 from games.live import visibility
-from games.live.lifecycle import game_act
+from games.live.lifecycle.act import game_act
 from games.live.private_tables import private_table_join, private_table_open
 from games.live.seating import table_ready, table_stand
 from games.models import GameRecord
