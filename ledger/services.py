@@ -12,7 +12,7 @@ from typing import Any
 
 from django.conf import settings
 from django.contrib.auth.base_user import AbstractBaseUser as User  # any user model
-from django.db import IntegrityError, transaction
+from django.db import IntegrityError, connection, transaction
 from django.db.models import Q
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
@@ -91,60 +91,77 @@ def balance_of(user: User, currency: Currency | str) -> int:
 
 def ledger_post(*, key: str, kind: Kind | str, legs: Sequence[LegSpec], memo: str = "",
                 game_key: str = "", reverses: Transaction | None = None,
-                created_by: User | None = None) -> Transaction:
+                created_by: User | None = None,
+                resolves: tuple[Sequence[Hold], str] | None = None) -> Transaction:
     """Post a balanced transaction once.
 
     Players' accounts are locked in id order, their new balances checked and
     written; the shared system accounts (fees, house, escrow, issuance) are only
     incremented, one by one in id order, as the last statements, so their row
     locks last just until commit and every posting takes locks in the same order
-    (players by id, then system accounts by id): no deadlocks, little waiting."""
+    (players by id, then system accounts by id): no deadlocks, little waiting.
+    ``resolves`` (pending holds, the status they take) are resolved by this posting
+    in the same round trip, exactly once (resolve_holds). Two round trips in all:
+    the locks with the key's check, then every write (ledger.sql)."""
     legs = _merge(legs)
     _check_balanced(legs)
     fingerprint = _fingerprint(kind, legs)
     # No savepoint when called inside a service's transaction: a refusal rolls back all.
     with transaction.atomic(savepoint=False):
-        players = {account.pk: account for account in Account.objects.select_for_update()
-                   .filter(pk__in={leg.account.pk for leg in legs if not leg.account.system})
-                   .order_by("pk")}
+        balances, existing_id = sql.lock_balances_and_find_key(
+            {leg.account.pk for leg in legs if not leg.account.system}, key)
         # Checked under the locks: a racer with the same contents has committed by now.
-        existing = Transaction.objects.filter(key=key).first()
-        if existing is not None:
-            return _same_or_raise(existing, fingerprint)
+        if existing_id is not None:
+            existing = _same_or_raise(Transaction.objects.get(pk=existing_id), fingerprint)
+            if resolves and any(hold.status == Hold.Status.PENDING for hold in resolves[0]):
+                resolve_holds(resolves[0], resolves[1], existing)
+            return existing
         rows = []
         system_deltas: dict[int, int] = {}
         for leg in sorted(legs, key=lambda leg: leg.account.pk):
-            account = players.get(leg.account.pk)
-            if account is None:
-                system_deltas[leg.account.pk] = system_deltas.get(leg.account.pk, 0) + leg.amount
-                rows.append((leg, None))
+            if leg.account.pk in balances:
+                balances[leg.account.pk] += leg.amount
+                rows.append((leg.account.pk, leg.amount, balances[leg.account.pk],
+                             leg.hold.pk if leg.hold else None))
             else:
-                account.balance += leg.amount
-                rows.append((leg, account.balance))
-        for account in players.values():
-            _check_allowed(account, account.balance)
+                system_deltas[leg.account.pk] = system_deltas.get(leg.account.pk, 0) + leg.amount
+                rows.append((leg.account.pk, leg.amount, None, leg.hold.pk if leg.hold else None))
+        for leg in legs:
+            if leg.account.pk in balances:
+                _check_allowed(leg.account, balances[leg.account.pk])
+        holds, status = resolves or ((), "")
+        posted = Transaction(key=key, kind=kind, fingerprint=fingerprint, memo=memo[:300],
+                             game_key=game_key, reverses=reverses, created_by=created_by,
+                             created_at=timezone.now())
         try:
-            posted = Transaction.objects.create(
-                key=key, kind=kind, fingerprint=fingerprint, memo=memo[:300],
-                game_key=game_key, reverses=reverses, created_by=created_by)
-        except IntegrityError:
-            # Only a posting on other accounts can race past the locks: other contents.
-            raise LedgerError(_("幂等键 “%(key)s” 已被另一笔记账使用，或该交易已冲正过"),
-                              {"key": key}) from None
-        sql.insert_legs([(posted.pk, leg.account.pk, leg.amount, after,
-                          leg.hold.pk if leg.hold else None) for leg, after in rows])
-        sql.set_balances({pk: account.balance for pk, account in players.items()})
-        _increment_system_accounts(system_deltas)
+            posted.pk, resolved = sql.write_posting(sql.Posting(
+                key=key, kind=str(kind), fingerprint=fingerprint, memo=posted.memo,
+                game_key=game_key, reverses_id=reverses.pk if reverses else None,
+                created_by_id=created_by.pk if created_by else None,
+                created_at=posted.created_at, legs=rows, balances=balances,
+                system_deltas=system_deltas, resolve_holds=[hold.pk for hold in holds],
+                hold_status=status))
+        except IntegrityError as error:
+            raise _refusal(error, key, system_deltas) from None
+        posted._state.adding, posted._state.db = False, connection.alias
+        if len(holds) != resolved:
+            raise LedgerError(_("本局已有一笔冻结了结过"))
+        for hold in holds:
+            hold.status, hold.resolved_by, hold.resolved_at = status, posted, posted.created_at
     return posted
 
 
-def _increment_system_accounts(deltas: dict[int, int]) -> None:
-    for pk in sorted(deltas):
-        try:
-            sql.add_to_balance(pk, deltas[pk])
-        except IntegrityError:  # the balance CHECK: escrow and fees never go negative
-            raise LedgerError(_("系统账户 %(account)s 的余额将低于零"),
-                              {"account": pk}) from None
+def _refusal(error: IntegrityError, key: str, system_deltas: dict[int, int]) -> LedgerError:
+    """The words for a write PostgreSQL refused: the balance CHECK can only fail on a
+    system account (players' balances were checked above, under their locks); any
+    other constraint is the key's or the reversal's (only a posting on other
+    accounts can race past the locks: other contents)."""
+    if getattr(getattr(error.__cause__, "diag", None), "constraint_name", "") \
+            == "balance_not_negative":  # escrow and fees never go negative
+        return LedgerError(_("系统账户 %(account)s 的余额将低于零"),
+                           {"account": ", ".join(str(pk) for pk in sorted(system_deltas))})
+    return LedgerError(_("幂等键 “%(key)s” 已被另一笔记账使用，或该交易已冲正过"),
+                       {"key": key})
 
 
 def _merge(legs: Iterable[LegSpec]) -> list[LegSpec]:
@@ -283,10 +300,9 @@ def release_hold(hold: Hold) -> Hold:
         hold = Hold.objects.select_for_update().get(pk=hold.pk)
         if hold.status != Hold.Status.PENDING:
             return hold
-        posted = ledger_post(
+        ledger_post(
             key=f"release:{hold.pk}", kind=Kind.RELEASE, game_key=hold.game_key, memo="解冻",
-            legs=_hold_return_legs(hold))
-        resolve_holds([hold], Hold.Status.RELEASED, posted)
+            legs=_hold_return_legs(hold), resolves=([hold], Hold.Status.RELEASED))
     return hold
 
 

@@ -42,6 +42,7 @@ import psutil  # noqa: E402
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "shuangkou_site.settings.test")
 django.setup()
 
+from games.loadtest.server_metrics import loop_lag_buckets, window_summary  # noqa: E402
 from games.loadtest.socket_player import BotClient, Stats  # noqa: E402
 
 SERVER = "uvicorn"  # the watched name whose CPU is the server's cost per action
@@ -160,6 +161,8 @@ async def main_async(args: argparse.Namespace) -> int:
         window.cancel()
     else:
         _print_window(result)
+        if args.samples_out:
+            _write_samples(stats, meter, args.samples_out)
         if args.json_out:
             with open(args.json_out, "a") as handle:
                 handle.write(json.dumps({"label": args.label, "tables": len(tables),
@@ -194,9 +197,13 @@ async def _measure(stats: Stats, meter: CpuMeter, pauses: GcPauses, clients: lis
     await asyncio.sleep(1)  # the messages that queued up during the collection
     pauses_before = len(pauses.pauses)
     first_action = stats.actions
+    lag_before = await _loop_lag(args)
     meter.start()
     await asyncio.sleep(args.window)
     meter.stop()
+    lag_after = await _loop_lag(args)
+    if lag_before is not None and lag_after is not None:
+        print(window_summary(lag_before, lag_after), flush=True)
     # The last actions of the window arrive after it: a collection now would delay them.
     await asyncio.sleep(2)
     gc.enable()
@@ -205,6 +212,17 @@ async def _measure(stats: Stats, meter: CpuMeter, pauses: GcPauses, clients: lis
     for client in clients:
         client.stop_after = time.perf_counter()
     return dealt, stats.actions - first_action
+
+
+async def _loop_lag(args: argparse.Namespace) -> dict | None:
+    """The servers' loop-lag histogram now (--metrics-url), or None."""
+    if not args.metrics_url:
+        return None
+    try:
+        return await asyncio.to_thread(loop_lag_buckets, args.metrics_url, args.metrics_token)
+    except OSError as error:
+        print(f"metrics: {error!r}", flush=True)
+        return None
 
 
 def _window_result(stats: Stats, meter: CpuMeter, actions: int) -> dict:
@@ -236,6 +254,23 @@ def _window_result(stats: Stats, meter: CpuMeter, actions: int) -> dict:
     if SERVER in meter.used and actions:
         result["server_cpu_ms_per_action"] = round(1000 * meter.used[SERVER] / actions, 2)
     return result
+
+
+def _write_samples(stats: Stats, meter: CpuMeter, path: str) -> None:
+    """Every sample of the run, one CSV line each, in wall-clock (Unix) seconds to
+    line up with the servers' timing logs and loop-lag figures: the game, the first
+    sequence number of the action's events, when it was sent, when the first and the
+    last seat had it, and whether it was sent in the measured window."""
+    wall = meter.started_at.timestamp() - meter.started  # perf_counter -> Unix time
+    begin, end = meter.started, meter.started + meter.seconds
+    with open(path, "w") as handle:
+        handle.write("game,seq,sent_unix,first_received_unix,all_received_unix,"
+                     "latency_ms,in_window\n")
+        for game, seq, sent, first, last in stats.samples:
+            handle.write(f"{game},{seq},{sent + wall:.6f},{first + wall:.6f},"
+                         f"{last + wall:.6f},{(last - sent) * 1000:.2f},"
+                         f"{int(begin <= sent < end)}\n")
+    print(f"samples: {len(stats.samples)} written to {path}")
 
 
 def _print_window(result: dict) -> None:
@@ -285,6 +320,11 @@ def main() -> None:
                              f"web process as {SERVER}=PID for the CPU per action)")
     parser.add_argument("--label", default="project")
     parser.add_argument("--json-out", help="append the window's figures here as a JSON line")
+    parser.add_argument("--metrics-url", help="a web process's /metrics: the servers' "
+                        "loop lag in the window (games.loadtest.server_metrics)")
+    parser.add_argument("--metrics-token", default="", help="its METRICS_TOKEN")
+    parser.add_argument("--samples-out",
+                        help="write every sample's send and receipt times here (CSV)")
     args = parser.parse_args()
     args.url = args.url or ["ws://127.0.0.1:8000"]
     raise SystemExit(asyncio.run(main_async(args)))

@@ -21,6 +21,7 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import shutil
 import signal
 import subprocess
 import sys
@@ -38,23 +39,29 @@ def postmaster_pid() -> int | None:
 
 
 def run_project(args: argparse.Namespace, out: str) -> int:
-    stack = Stack(args, name="load", extra_env=dict(item.split("=", 1) for item in args.env),
+    metrics = {"METRICS_TOKEN": "loadtest-metrics-token-of-this-run-only",
+               "PROMETHEUS_MULTIPROC_DIR": tempfile.mkdtemp(prefix="loadtest-metrics-")}
+    stack = Stack(args, name="load",
+                  extra_env={**metrics, **dict(item.split("=", 1) for item in args.env)},
                   web_args=args.web_arg)
     try:
         log(f"setting up: database {stack.db}, {args.tables} tables, logs in {stack.dir}")
         prepare = ("--bot-seats", str(args.bot_seats), "--bot-level", args.bot_level)
         plan = stack.setup(args.tables, prepare=prepare)
         plan_file = os.path.join(stack.dir, "plan.json")
-        watch = [f"uvicorn={stack.pid('web0')}", f"uvicorn={stack.pid('web1')}",
-                 f"redis={stack.pid('redis')}", f"celery={stack.pid('worker')}",
-                 f"bots={stack.pid('bots')}"]
+        watch = [*(f"uvicorn={stack.pid(name)}" for name in stack.webs),
+                 *(f"redis={stack.pid(name)}" for name in stack.redises),
+                 f"celery={stack.pid('worker')}", f"bots={stack.pid('bots')}"]
         if postmaster_pid():
             watch.append(f"postgres={postmaster_pid()}")
         command = [PY, os.path.join(ROOT, "scripts", "loadtest.py"), "--plan", plan_file,
                    "--tables", str(args.tables), "--think", str(args.think),
                    "--warmup", str(args.warmup), "--window", str(args.window),
                    "--deal-timeout", str(args.deal_timeout),
-                   "--label", "project", "--json-out", out]
+                   "--label", "project", "--json-out", out,
+                   "--samples-out", os.path.join(os.path.dirname(out), "samples.csv"),
+                   "--metrics-url", f"http://127.0.0.1:{args.web_ports[0]}/metrics",
+                   "--metrics-token", metrics["METRICS_TOKEN"]]
         for port in args.web_ports:
             command += ["--url", f"ws://127.0.0.1:{port}"]
         for item in watch:
@@ -68,6 +75,7 @@ def run_project(args: argparse.Namespace, out: str) -> int:
         return code or audit.returncode
     finally:
         stack.cleanup()
+        shutil.rmtree(metrics["PROMETHEUS_MULTIPROC_DIR"], ignore_errors=True)
 
 
 def run_relay(args: argparse.Namespace, out: str) -> int:

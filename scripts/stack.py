@@ -39,7 +39,13 @@ def log(message: str) -> None:
 def add_stack_arguments(parser: argparse.ArgumentParser, *, web_ports: list[int],
                         redis_port: int) -> None:
     """The options every owned stack takes (ports, PostgreSQL, --keep-db)."""
-    parser.add_argument("--web-ports", type=int, nargs=2, default=web_ports)
+    parser.add_argument("--web-ports", type=int, nargs="+", default=web_ports,
+                        help="one uvicorn process per port (two or more)")
+    parser.add_argument("--layer-shards", type=int, default=0,
+                        help="shard the channel layer over this many Redis servers of its "
+                             "own (ports after --redis-port; 0: the one Redis)")
+    parser.add_argument("--broker-redis", action="store_true",
+                        help="give the Celery broker a Redis server of its own")
     parser.add_argument("--redis-port", type=int, default=redis_port)
     parser.add_argument("--worker-log-level", default="WARNING",
                         help="the Celery worker's (INFO logs every task and its duration)")
@@ -71,6 +77,14 @@ class Stack:
         self.redis_url = f"redis://127.0.0.1:{args.redis_port}/0"
         self.procs: dict[str, subprocess.Popen] = {}
         self.db_created = False
+        self.webs = [f"web{number}" for number in range(len(args.web_ports))]
+        # name -> port of every Redis server: the main one (cache, health, and the layer
+        # and the broker unless they have their own), the layer's shards, the broker's.
+        self.redises = {"redis": args.redis_port}
+        for shard in range(getattr(args, "layer_shards", 0)):
+            self.redises[f"redis-layer{shard}"] = args.redis_port + 1 + shard
+        if getattr(args, "broker_redis", False):
+            self.redises["redis-broker"] = args.redis_port + 20
 
     def env(self, process: str | None = None) -> dict:
         label = f"{self.name}-{process}" if process else self.name
@@ -85,8 +99,18 @@ class Stack:
                 "DB_POOL_MAX_SIZE": str(self.args.max_connections),
                 # Every simulated player connects from 127.0.0.1: the per-address socket
                 # cap would refuse the tables themselves. The per-user cap stays on.
-                "GAMES_SOCKETS_PER_ADDRESS": "100000", **self.extra_env,
+                "GAMES_SOCKETS_PER_ADDRESS": "100000", **self._redis_env(), **self.extra_env,
                 **self.process_env.get(process, {})}
+
+    def _redis_env(self) -> dict:
+        env = {}
+        shards = [port for name, port in self.redises.items() if name.startswith("redis-layer")]
+        if shards:
+            env["CHANNEL_LAYER_REDIS_URLS"] = ",".join(f"redis://127.0.0.1:{port}/0"
+                                                       for port in shards)
+        if "redis-broker" in self.redises:
+            env["CELERY_BROKER_URL"] = f"redis://127.0.0.1:{self.redises['redis-broker']}/0"
+        return env
 
     def commands(self, env: dict | None = None) -> dict[str, list[str]]:
         """Each process as the operators' systemd unit starts it (deploy/,
@@ -98,11 +122,13 @@ class Stack:
 
         def unit(name: str, instance: str = "") -> list[str]:
             return unit_command(name, bin_dir=BIN, env=env, instance=instance)
+        redis = {name: ["redis-server", "--port", str(port), "--bind", "127.0.0.1", "--save", "",
+                        "--appendonly", "no", "--dir", self.dir]
+                 for name, port in self.redises.items()}
+        webs = {name: unit("shuangkou-web@", str(port)) + self.web_args
+                for name, port in zip(self.webs, self.args.web_ports, strict=True)}
         return {
-            "redis": ["redis-server", "--port", str(self.args.redis_port), "--bind", "127.0.0.1",
-                      "--save", "", "--appendonly", "no", "--dir", self.dir],
-            "web0": unit("shuangkou-web@", str(self.args.web_ports[0])) + self.web_args,
-            "web1": unit("shuangkou-web@", str(self.args.web_ports[1])) + self.web_args,
+            **redis, **webs,
             "worker": unit("shuangkou-worker-live"),
             "bots": unit("shuangkou-worker-bots"),
             "slow": unit("shuangkou-worker-slow"),
@@ -115,10 +141,10 @@ class Stack:
         self.procs[name] = subprocess.Popen(self.commands(env)[name], cwd=ROOT, env=env,
                                             stdout=out, stderr=subprocess.STDOUT,
                                             start_new_session=True)
-        if name == "redis":
-            self.wait_redis()
-        elif name.startswith("web"):
-            self.wait_http(self.args.web_ports[int(name[-1])])
+        if name in self.redises:
+            self.wait_redis(self.redises[name])
+        elif name in self.webs:
+            self.wait_http(self.args.web_ports[self.webs.index(name)])
 
     def pid(self, name: str) -> int:
         return self.procs[name].pid
@@ -137,9 +163,9 @@ class Stack:
             os.killpg(proc.pid, signal.SIGKILL)
             proc.wait()
 
-    def wait_redis(self) -> None:
+    def wait_redis(self, port: int) -> None:
         for _ in range(100):
-            if subprocess.run(["redis-cli", "-p", str(self.args.redis_port), "ping"],
+            if subprocess.run(["redis-cli", "-p", str(port), "ping"],
                               capture_output=True, text=True).stdout.strip() == "PONG":
                 return
             time.sleep(0.1)
@@ -166,7 +192,8 @@ class Stack:
         subprocess.run(["createdb", "-h", self.args.pg_host, "-p", str(self.args.pg_port),
                         "-U", self.args.pg_user, self.db], check=True)
         self.db_created = True
-        self.start("redis")
+        for name in self.redises:
+            self.start(name)
 
     def setup(self, tables: int, turn_seconds: int | None = None,
               prepare: tuple[str, ...] = ()) -> dict:
@@ -186,7 +213,7 @@ class Stack:
             # The room is read at each deadline, so set it before play.
             self.sql("UPDATE games_room SET turn_seconds = %s, first_turn_seconds = %s "
                      "WHERE id = %s", (turn_seconds, turn_seconds, plan["room"]))
-        for name in WORKERS + ("web0", "web1", "beat"):
+        for name in (*WORKERS, *self.webs, "beat"):
             self.start(name)
         return plan
 
@@ -197,8 +224,8 @@ class Stack:
             return cursor.fetchall() if cursor.description else []
 
     def cleanup(self) -> None:
-        for name in ("web0", "web1", "beat", *WORKERS, "redis"):
-            self.kill(name, signal.SIGTERM if name == "redis" else signal.SIGKILL)
+        for name in (*self.webs, "beat", *WORKERS, *self.redises):
+            self.kill(name, signal.SIGTERM if name in self.redises else signal.SIGKILL)
         if self.db_created and not self.args.keep_db:
             subprocess.run(["dropdb", "-h", self.args.pg_host, "-p", str(self.args.pg_port),
                             "-U", self.args.pg_user, "--force", self.db], capture_output=True)

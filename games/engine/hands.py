@@ -50,3 +50,18 @@ def physical_hands(counts: list[Counts]) -> list[list[str]]:
         pool.setdefault(card.rank, []).append(card.code)
     return [[pool[rank].pop(0) for rank in range(RANK_COUNT) for _ in range(hand[rank])]
             for hand in counts]
+
+
+def codes_for(hand: list[str], counts: Counts) -> list[str]:
+    """The seat's own physical cards for a multiset of ranks: for each rank, the
+    first cards of that rank in the (sorted) hand, so a hint is stable."""
+    wanted = list(counts)
+    picked = []
+    for code in hand:
+        rank = CARD_BY_CODE[code].rank
+        if wanted[rank]:
+            wanted[rank] -= 1
+            picked.append(code)
+    if any(wanted):
+        raise ValueError("the play is not in the hand")
+    return picked

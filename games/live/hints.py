@@ -11,9 +11,10 @@ from __future__ import annotations
 
 from django.utils.translation import gettext_lazy as _
 
-from games.engine.cards import FULL_DECK, Counts, unpack
+from games.engine.cards import Counts, unpack
 from games.engine.expert import expert_move
 from games.engine.game import Game
+from games.engine.hands import codes_for
 from games.engine.moves import legal_moves
 from games.engine.patterns import best_beating
 from games.engine.planner import plan
@@ -22,8 +23,6 @@ from games.errors import ActionError
 from games.live.snapshots import engine_snapshot
 from games.live.warm_engines import current_game
 from games.models import GameRecord
-
-_RANK_OF = {card.code: card.rank for card in FULL_DECK}
 
 
 def table_hints(table_id: int, user_id: int) -> dict:
@@ -95,18 +94,3 @@ def planned_first(plays: list[Counts], game: Game, seat: int) -> list[Counts]:
         if cards in legal and cards not in order:
             order.append(cards)
     return order + [cards for cards in plays if cards not in order]
-
-
-def codes_for(hand: list[str], counts: Counts) -> list[str]:
-    """The seat's own physical cards for a multiset of ranks: for each rank, the
-    first cards of that rank in the (sorted) hand, so a hint is stable."""
-    wanted = list(counts)
-    picked = []
-    for code in hand:
-        rank = _RANK_OF[code]
-        if wanted[rank]:
-            wanted[rank] -= 1
-            picked.append(code)
-    if any(wanted):
-        raise ValueError("the play is not in the hand")
-    return picked

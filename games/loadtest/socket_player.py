@@ -5,7 +5,7 @@ It keeps what a seat may know as a view (``Game.view``'s shape): loaded from a
 snapshot, then kept current by folding the public events with
 games.engine.seat_view (a gap asks for a snapshot). It answers each of its turns
 with the 托管 move after a think time, from the view's hand, play to beat and
-seat. No Django settings: the engine, games.live.hints' ``codes_for`` and the
+seat. No Django settings: the engine (its ``codes_for`` included) and the
 ``websockets`` client.
 """
 
@@ -21,11 +21,11 @@ from websockets.asyncio.client import connect
 
 from games.engine.bot import trustee_move
 from games.engine.cards import FULL_DECK, counts_of
+from games.engine.hands import codes_for
 from games.engine.presets import get_ruleset
 from games.engine.records import reading_from_dict
 from games.engine.rulesets import RuleSet
 from games.engine.seat_view import FollowsView, SeqGap, fold
-from games.live.hints import codes_for
 
 _CARDS = {card.code: card for card in FULL_DECK}
 
@@ -38,6 +38,9 @@ class Stats:
     received: dict = field(default_factory=dict)  # (game, first seq) -> receipt times
     latencies: list = field(default_factory=list)
     completed: list = field(default_factory=list)  # when each latency ended (perf_counter)
+    # Per sample, beside the latency: (game, first seq, sent, first seat's receipt, last
+    # seat's receipt), perf_counter times (scripts/loadtest.py --samples-out).
+    samples: list = field(default_factory=list)
     actions: int = 0
     # (code, message) of each error: the code as the server sent it (None when it sent
     # none), "client" for a failure of the client itself. The message is in the
@@ -53,8 +56,10 @@ class Stats:
         if len(times) == seats:
             del self.received[key]
             if key in self.sent:  # not a server bot's move
-                self.latencies.append(max(times) - self.sent.pop(key))
+                sent = self.sent.pop(key)
+                self.latencies.append(max(times) - sent)
                 self.completed.append(max(times))
+                self.samples.append((*key, sent, min(times), max(times)))
 
 
 class BotClient(FollowsView):

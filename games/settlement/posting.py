@@ -14,14 +14,14 @@ from django.utils.translation import gettext_lazy as _
 
 from games.models import BotPlayer
 from games.settlement.coin_plan import CoinRules, Escape, plan_game_coins, plan_points
-from ledger.models import Currency, Hold, Kind, SystemAccount, Transaction
+from ledger import sql
+from ledger.models import Account, Currency, Hold, Kind, SystemAccount, Transaction
 from ledger.services import (
     LedgerError,
     LegSpec,
     accounts_of,
     grant_starting_coins,
     ledger_post,
-    resolve_holds,
     starting_grant_key,
 )
 
@@ -43,9 +43,11 @@ def settle_game(*, game_key: str, players: Sequence[User], scores: Sequence[int]
     # A player listed twice would draw on the same hold twice (escrow legs of -2 × hold).
     if len({user.pk for user in players}) != len(players):
         raise LedgerError(_("有玩家被列出两次"))
+    currencies = [Currency.POINT, Currency.COIN] if coins else [Currency.POINT]
+    systems = [SystemAccount.HOUSE, SystemAccount.FEES, SystemAccount.ESCROW] if coins \
+        else [SystemAccount.HOUSE]
     with transaction.atomic():
-        holds = {hold.user_id: hold for hold in
-                 Hold.objects.select_for_update().filter(game_key=game_key)}
+        holds, accounts = _holds_and_accounts(game_key, players, systems, currencies)
         point_deltas, point_house = plan_points(scores, stake_unit)
         if escape is not None:
             point_deltas[escape.seat] -= escape.penalty_units * stake_unit
@@ -56,11 +58,6 @@ def settle_game(*, game_key: str, players: Sequence[User], scores: Sequence[int]
             if existing is not None:
                 _same_points_or_raise(existing, players, point_deltas)
                 return existing
-        currencies = [Currency.POINT, Currency.COIN] if coins else [Currency.POINT]
-        accounts = accounts_of(
-            users=players, currencies=currencies,
-            systems=[SystemAccount.HOUSE, SystemAccount.FEES, SystemAccount.ESCROW] if coins
-            else [SystemAccount.HOUSE])
         legs = [LegSpec(accounts[(user.pk, Currency.POINT)], delta)
                 for user, delta in zip(players, point_deltas)]
         legs.append(LegSpec(accounts[(SystemAccount.HOUSE, Currency.POINT)], point_house))
@@ -73,9 +70,34 @@ def settle_game(*, game_key: str, players: Sequence[User], scores: Sequence[int]
             return None  # nothing moves: a points game that ended all square
         kind = Kind.ESCAPE_PENALTY if escape else Kind.SETTLEMENT
         posted = ledger_post(key=key, kind=kind, legs=legs, game_key=game_key,
-                             memo="逃跑结算" if escape else "对局结算")
-        resolve_holds(list(holds.values()), Hold.Status.SETTLED, posted)
+                             memo="逃跑结算" if escape else "对局结算",
+                             resolves=(list(holds.values()), Hold.Status.SETTLED))
     return posted
+
+
+def _holds_and_accounts(game_key: str, players: Sequence[User], systems: list[str],
+                        currencies: list[str]) -> tuple[dict[int, Hold], dict]:
+    """The game's holds, locked, by player id, and the accounts the settlement posts
+    to, keyed as accounts_of keys them: one round trip when every account exists
+    (accounts_of makes the missing ones, a player's first game)."""
+    hold_rows, account_rows = sql.holds_and_accounts(
+        game_key=game_key, user_ids=[user.pk for user in players], systems=systems,
+        currencies=currencies)
+    holds = {}
+    for row in hold_rows:
+        hold = Hold(**dict(zip(("id", "game_key", "user_id", "amount", "status", "freeze_id"),
+                               row, strict=True)))
+        hold._state.adding, hold._state.db = False, "default"
+        holds[hold.user_id] = hold
+    accounts = {}
+    for pk, user_id, system, currency, balance in account_rows:
+        account = Account(id=pk, user_id=user_id, system=system, currency=currency,
+                          balance=balance)
+        account._state.adding, account._state.db = False, "default"
+        accounts[(user_id or system, currency)] = account
+    if len(accounts) < (len(players) + len(systems)) * len(currencies):
+        accounts = accounts_of(users=players, systems=systems, currencies=currencies)
+    return holds, accounts
 
 
 def _same_points_or_raise(existing: Transaction, players: Sequence[User],

@@ -25,6 +25,7 @@ from django.utils import timezone
 from accounts.models import User
 from games.engine.bot import trustee_move
 from games.engine.cards import BIG_JOKER, RANK_TOKENS, SMALL_JOKER, Counts, counts_of, unpack
+from games.engine.hands import codes_for as hand_codes_for
 from games.engine.moves import legal_moves
 from games.engine.patterns import best_beating
 from games.engine.records import reading_from_dict, reading_to_dict
@@ -32,7 +33,6 @@ from games.engine.rulesets import RuleSet
 from games.engine.seat_view import FollowsView, SeqGap, fold, new_view
 from games.engine.tests.game_helpers import CARD_BY_CODE
 from games.live import action_pool
-from games.live.hints import codes_for as hand_codes_for
 from games.live.routing import websocket_urlpatterns
 from games.live.snapshots import engine_snapshot
 from games.models import GameEvent, GameRecord, Room, RuleSetConfig, Seat

@@ -68,6 +68,10 @@ def test_bench_ledger_prints_pgbench_of_the_same_database_beside_it_and_leaves_n
     ratio = re.search(r"^settlements/s ÷ pgbench TPS = ([\d.]+)", done.stdout, re.MULTILINE)
     assert tps and float(tps.group(1)) > 0, done.stdout
     assert ratio and float(ratio.group(1)) > 0, done.stdout
+    # The settlement's transaction, counted: the ORM-built path took 12 round trips.
+    counted = re.search(r"^settlement transaction: (\d+) statements in (\d+) round trips",
+                        done.stdout, re.MULTILINE)
+    assert counted and int(counted.group(2)) == 5 and int(counted.group(1)) >= 7, done.stdout
     # pgbench's tables lived in a scratch schema, dropped afterwards.
     with connection.cursor() as cursor:
         cursor.execute("SELECT count(*) FROM pg_tables WHERE tablename LIKE 'pgbench%%'")

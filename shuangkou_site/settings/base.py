@@ -41,8 +41,12 @@ def pooled_postgres(database_url: str) -> dict:
     return database
 
 
-def redis_channel_layer(redis_url: str, prefix: str) -> dict:
-    """The channels-redis layer used by test and prod.
+def redis_channel_layer(redis_url: str | list[str], prefix: str) -> dict:
+    """The channels-redis layer used by test and prod, over one Redis server or
+    several (a list of URLs: channels-redis shards the groups and channels over them
+    by a hash of their names, so each table's group lives on one server and every
+    process must list the same servers in the same order; docs/operations.md,
+    "Beyond one machine").
 
     Redis pub/sub rather than the list-based layer: together with no per-handler thread
     hop (games.live.dispatch), about a third of the CPU per table action in a bare relay with
@@ -53,8 +57,8 @@ def redis_channel_layer(redis_url: str, prefix: str) -> dict:
     return {
         "BACKEND": "channels_redis.pubsub.RedisPubSubChannelLayer",
         "CONFIG": {
-            "hosts": [{"address": redis_url, "socket_connect_timeout": 5,
-                       "socket_keepalive": True}],
+            "hosts": [{"address": url, "socket_connect_timeout": 5, "socket_keepalive": True}
+                      for url in ([redis_url] if isinstance(redis_url, str) else redis_url)],
             # Pub/sub channels ignore Redis database numbers: the prefix keeps sites (and
             # test runs) that share a Redis server from hearing each other's tables.
             "prefix": prefix,

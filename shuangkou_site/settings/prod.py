@@ -39,8 +39,13 @@ DATABASES = {"default": pooled_postgres(required_env("DATABASE_URL"))}
 
 REDIS_URL = required_env("REDIS_URL")
 CHANNEL_LAYER_PREFIX = env.str("CHANNEL_LAYER_PREFIX", f"sk-{DATABASES['default']['NAME']}")
-CHANNEL_LAYERS = {"default": redis_channel_layer(REDIS_URL, CHANNEL_LAYER_PREFIX)}
-CELERY_BROKER_URL = REDIS_URL
+# The channel layer may be sharded over several Redis servers (CHANNEL_LAYER_REDIS_URLS,
+# comma-separated, the same list in the same order on every process), and the Celery
+# broker may have a Redis of its own (CELERY_BROKER_URL): docs/operations.md, "Beyond
+# one machine". Unset, both use REDIS_URL.
+CHANNEL_LAYER_REDIS_URLS = env_list("CHANNEL_LAYER_REDIS_URLS", [REDIS_URL])
+CHANNEL_LAYERS = {"default": redis_channel_layer(CHANNEL_LAYER_REDIS_URLS, CHANNEL_LAYER_PREFIX)}
+CELERY_BROKER_URL = env.str("CELERY_BROKER_URL", "") or REDIS_URL
 HEALTH_REDIS_URL = REDIS_URL
 CACHES = {"default": redis_cache(REDIS_URL)}
 

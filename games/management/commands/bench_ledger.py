@@ -106,6 +106,7 @@ class Command(BaseCommand):
             users.append(user)
         plan = [(f"bench:{run}:{game}", [user.pk for user in rng.sample(users, 4)],
                  random_scores(rng)) for game in range(games)]
+        self._count_statements(users[:4], rng, run)
         shares = [plan[number::workers] for number in range(workers)]
         close_pools()  # no connection, and no pool, may cross the fork
         failed = False
@@ -127,6 +128,29 @@ class Command(BaseCommand):
             self.stderr.write(violation)
         if violations or failed:
             raise CommandError("benchmark failed")
+
+    def _count_statements(self, seats: list, rng: random.Random, run: str) -> None:
+        """Settle two more games and print what the second's transaction sent: the statements,
+        and the round trips (each send of one or more statements, with the BEGIN
+        before the first and the COMMIT, which psycopg sends on their own)."""
+        for game in range(2):  # the first makes the players' point accounts
+            freeze_game_coins(game_key=f"benchcount:{run}:{game}",
+                              stakes=[(user, STAKE) for user in seats])
+        settle_game(game_key=f"benchcount:{run}:0", players=seats,
+                    scores=random_scores(rng), coins=True, coefficient=100, fee=10)
+        sends = []
+
+        def count(execute, sql, params, many, context):
+            sends.append(sql)
+            return execute(sql, params, many, context)
+
+        with db.connection.execute_wrapper(count):
+            settle_game(game_key=f"benchcount:{run}:1", players=seats,
+                        scores=random_scores(rng), coins=True, coefficient=100, fee=10)
+        statements = sum(len([part for part in sql.split("; ") if part.strip()])
+                         for sql in sends)
+        self.stdout.write(f"settlement transaction: {statements} statements in "
+                          f"{len(sends) + 2} round trips (BEGIN, {len(sends)} sends, COMMIT)")
 
     def _compare_with_pgbench(self, settlements_per_second: float, *, clients: int,
                               seconds: int) -> None:
