@@ -134,3 +134,17 @@ def redis_down(settings):
         caches["default"]["LOCATION"] = f"redis://127.0.0.1:{port}/0"
         settings.CACHES = caches
         yield
+
+
+@pytest.fixture(autouse=True)
+def no_earlier_sweep_mark():
+    """Every test starts with no deadline sweep on record (games.live.sweep_clock): the
+    mark lives in the worker's Redis cache, and one an earlier test left there goes
+    stale, so a server this test starts would answer /healthz 503 (no sweep for
+    seconds) and never count as serving."""
+    from django.core.cache import cache
+
+    from games.live.sweep_clock import KEY
+
+    cache.delete(KEY)
+    yield
