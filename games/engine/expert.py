@@ -23,7 +23,7 @@ from .bot import trustee_move
 from .cards import Counts, unpack
 from .moves import legal_moves
 from .patterns import Reading, beats, best_beating
-from .planner import Group, Plan, group_cost, plan, reading_of, remember
+from .planner import Group, Plan, plan, reading_of
 from .rulesets import RuleSet
 
 # An opponent this close to going out is worth a bomb (cards held).
@@ -149,10 +149,6 @@ def _break_beat(hand: Counts, hand_plan: Plan, current: Reading, rules: RuleSet,
 
 
 def _played(hand: Counts, hand_plan: Plan, group: Group, rules: RuleSet) -> Counts:
-    """Play ``group``; the plan of what is left is the plan without it."""
-    rest = tuple(map(sub, hand, group.cards))
-    if any(rest):
-        groups = list(hand_plan.groups)
-        groups.remove(group)
-        remember(rest, rules, Plan(tuple(groups), hand_plan.cost - group_cost(group)))
+    """Play ``group`` of the plan. (What is left is planned afresh when asked: a plan
+    taken over from the last one would make answers depend on what was asked before.)"""
     return group.cards

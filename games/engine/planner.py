@@ -287,14 +287,6 @@ def _set_group(rank: int, count: int) -> Group:
     return Group(tuple(cards), _SET_KINDS[count], rank, count)
 
 
-def remember(hand: Counts, rules: RuleSet, known: Plan) -> None:
-    """Keep ``known`` as the plan of ``hand`` unless one is already known: what is
-    left after playing a group of a plan is that plan without the group."""
-    key = (hand, rules.name, rules.wildcards)
-    if key not in _CACHE:
-        _CACHE[key] = known
-
-
 _READINGS = _Memo(_CACHE_LIMIT)
 
 
