@@ -9,7 +9,7 @@ class User(AbstractUser):
     """A player or operator. Custom from the first migration so fields can be added later."""
 
     nickname = models.CharField(gettext_lazy("昵称"), max_length=32, blank=True)
-    # The player's choice (issue #14): others see the stats page only when it is on;
+    # The player's choice: others see the stats page only when it is on;
     # the player and staff always do (stats.selectors.may_see_stats).
     stats_public = models.BooleanField(gettext_lazy("公开统计"), default=True)
     # No level here: it is computed from the point balance and the Level table

@@ -1,4 +1,4 @@
-"""Sign-ups allowed per client address, counted in Django's cache (issue #11: 43 of 50
+"""Sign-ups allowed per client address, counted in Django's cache (43 of 50
 sign-ups from one address in 34 s succeeded). The address is ``client_ip``'s, the same
 one the login limits count; the count is a fixed window opened by the first sign-up of
 the address (common.fixed_windows). The cache is Redis in test and production,

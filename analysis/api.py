@@ -1,4 +1,4 @@
-"""HTTP API of a game's analysis (issue #15): read it, ask for it.
+"""HTTP API of a game's analysis: read it, ask for it.
 
 ``GET /api/games/<id>/analysis``: the analysis with its status, its moves and the
 summary per human seat (public once the game has ended, like the replay); 404 when

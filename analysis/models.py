@@ -1,4 +1,4 @@
-"""The analysis of a finished game (issue #15): the strong bot's view of every move of
+"""The analysis of a finished game: the strong bot's view of every move of
 each human seat, computed once by a Celery task (analysis.tasks) and kept."""
 
 from django.conf import settings

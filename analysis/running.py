@@ -1,7 +1,7 @@
 """The analysis task's work: claim a queued analysis, run the engine over the game,
 store the result once.
 
-Stored once, never recomputed (issue #15): the task claims the row with a conditional
+Stored once, never recomputed: the task claims the row with a conditional
 update before it works and stores its result only while its claim holds, so a second
 enqueue, a redelivered task or a retry of a finished one does nothing; a claim older
 than ANALYSIS_STALE_SECONDS (a worker that died) may be taken over.

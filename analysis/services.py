@@ -1,6 +1,6 @@
 """Asking for a game's analysis (the task's own work is analysis.running).
 
-Stored once, never recomputed (issue #15): the one-to-one row is created by the
+Stored once, never recomputed: the one-to-one row is created by the
 first request (a second request, a concurrent one or the automatic one finds it); the
 task (analysis.running) claims the row before it works.
 """

@@ -1,4 +1,4 @@
-"""Reading and lifting bans (issue #14). ``check_may_sit`` is the one check every way of
+"""Reading and lifting bans. ``check_may_sit`` is the one check every way of
 taking a seat goes through (games.live.seating: quick join and sit, over HTTP and the
 socket)."""
 

@@ -1,4 +1,4 @@
-"""Which players of a settled game escaped, and their escape records (issue #14).
+"""Which players of a settled game escaped, and their escape records.
 
 Counted: every ``escape`` event (both escape modes, RULES §10), and in ``end_game``
 rooms a seat put in 托管 with reason ``disconnect`` whose player had not come back when

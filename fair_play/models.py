@@ -1,4 +1,4 @@
-"""Escapes counted per player and the bans they bring (issue #14, like lichess's
+"""Escapes counted per player and the bans they bring (like lichess's
 playban). One row per player and game, written by the game's settlement; a ban is
 lifted by adding a row, never by editing or deleting one (docs/fair_play.md)."""
 

@@ -1,4 +1,4 @@
-"""The daily relief grant (救济金, issue #14): a player whose coins are below
+"""The daily relief grant (救济金): a player whose coins are below
 LEDGER_RELIEF_THRESHOLD may claim LEDGER_RELIEF_AMOUNT new coins from issuance, up to
 LEDGER_RELIEF_PER_DAY times a day, days beginning at midnight in the site's TIME_ZONE
 (docs/ledger.md).
@@ -96,7 +96,7 @@ def has_played(user_id: int) -> bool:
     """Whether the player has finished a game: a settlement moved their coins or points,
     or they had the starting grant (posted after a first settled game). Relief is for
     players who ran out, not for fresh accounts: otherwise each farmed sign-up would
-    collect it at once, the thing issue #11 closed for the starting grant."""
+    collect it at once, what the starting grant already refuses."""
     return Transaction.objects.filter(key=starting_grant_key(user_id)).exists() \
         or Leg.objects.filter(account__user_id=user_id,
                               transaction__kind__in=(Kind.SETTLEMENT, Kind.ESCAPE_PENALTY)) \

@@ -1,5 +1,5 @@
 #!/usr/bin/env python
-"""Seconds per game of the replay analysis (issue #15), as one Celery worker spends them.
+"""Seconds per game of the replay analysis, as one Celery worker spends them.
 
     python scripts/bench_analysis.py [--games 5] [--ruleset qq] [--seed 1]
                                      [--move-ms 500] [--game-seconds 45] [--seats 4]

@@ -123,7 +123,7 @@ def main() -> None:
                         help="seats of each table taken by server bots (the rest are "
                              "clients; the relay run ignores this)")
     parser.add_argument("--bot-level", choices=("easy", "table", "strong"), default="table",
-                        help="how those bots play (issue #15); strong bots think on the "
+                        help="how those bots play; strong bots think on the "
                              "bots worker")
     parser.add_argument("--env", action="append", default=[], metavar="NAME=VALUE",
                         help="an extra environment variable for the stack's processes")

@@ -1,7 +1,7 @@
 """Refuse requests whose path or query string holds a NUL character.
 
 PostgreSQL cannot store or compare text with NUL in it: ``GET /players/%00/`` reached
-the profile's user lookup and answered 500 (issue #11). No URL of the site has a use
+the profile's user lookup and answered 500. No URL of the site has a use
 for NUL, so it is refused with 400 before any view runs.
 """
 

@@ -1,4 +1,4 @@
-"""A player's stats (issue #14), added up in SQL from stats.models: three queries
+"""A player's stats, added up in SQL from stats.models: three queries
 whatever the number of games (one grouped by rule set, room kind and 扣, one of bombs
 grouped by stars, one of rule-set labels), plus the player's level."""
 

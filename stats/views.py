@@ -24,7 +24,7 @@ def player_stats_page(request: HttpRequest, username: str) -> HttpResponse:
     if may_see_stats(request.user, player):
         context = {"player": player, "stats": player_stats(player), "visible": True}
     else:
-        # A private player's page: name and level only (issue #14).
+        # A private player's page: name and level only.
         context = {"player": player, "standing": player_standing(player), "visible": False}
     context["own"] = request.user.is_authenticated and request.user.pk == player.pk
     return render(request, "stats/player_stats.html", context)

@@ -1,4 +1,4 @@
-# A player chooses whether others see their stats page (issue #14); public by default.
+# A player chooses whether others see their stats page; public by default.
 
 from django.db import migrations, models
 

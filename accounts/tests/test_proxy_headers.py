@@ -1,5 +1,5 @@
 """The site as served (uvicorn, started as docs/operations.md says): a client's
-X-Forwarded-For is read by Django's client_ip alone, never by uvicorn (issue #11: from
+X-Forwarded-For is read by Django's client_ip alone, never by uvicorn (from
 127.0.0.1 uvicorn trusted it by default, whatever TRUSTED_PROXY_COUNT said, and a forged
 address escaped the per-address login limit)."""
 

@@ -31,7 +31,7 @@ def test_sign_up_creates_the_player_without_coins_and_logs_in(client, settings):
     user = User.objects.get(username="xiaoming")
     assert user.nickname == "小明"
     assert user.check_password(PASSWORD)
-    # Coins enter the economy after the first settled game, not at sign-up (issue #11).
+    # Coins enter the economy after the first settled game, not at sign-up.
     assert balance_of(user, Currency.COIN) == 0
     assert not Transaction.objects.exists()
     assert int(client.session["_auth_user_id"]) == user.pk

@@ -1,4 +1,4 @@
-"""Escape bans (issue #14): escapes counted at settlement in a rolling window, the
+"""Escape bans: escapes counted at settlement in a rolling window, the
 first a warning, then the ladder; every way to a seat refused while banned; the ban's
 expiry; an admin's lift with its log."""
 

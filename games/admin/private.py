@@ -1,4 +1,4 @@
-"""Admin of private tables (好友房) and their series (issue #14): read-only, as they are
+"""Admin of private tables (好友房) and their series: read-only, as they are
 written only by games.live.private_tables and games.live.series in their transactions.
 An operator sees who hosts which table, its code and whether it is closed, and each
 series with its players, games and running score."""

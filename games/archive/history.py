@@ -71,7 +71,7 @@ class HistoryRow:
     score: int | None
     points: int | None  # None: not settled yet
     coins: int | None
-    # At a private table (issue #14): its series, this game's number in it, and my
+    # At a private table: its series, this game's number in it, and my
     # points over the series up to and including this game.
     series: int | None = None
     series_game: int | None = None

@@ -1,4 +1,4 @@
-"""``python -m games.engine match``: two bots play duplicate deals (issue #15).
+"""``python -m games.engine match``: two bots play duplicate deals.
 
 Every deal is played twice with the same cards: once with bot A's team in seats
 {0, 2} (tcy: seat 0) and once in seats {1, 3} (seat 1), so card luck cancels.

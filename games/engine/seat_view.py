@@ -236,9 +236,9 @@ class FollowsView:
         where the *previous* heartbeat put the table. A heartbeat goes straight down
         the socket and may overtake events still on their way through the channel
         layer, so one reading ahead of the view says nothing; a whole period later
-        those events have come, and a view still short of it lost some (issue #11)
+        those events have come, and a view still short of it lost some
         that only a snapshot can repair. Asking at the first reading ahead sent every
-        client of a busy server for a snapshot each period (issue #12)."""
+        client of a busy server for a snapshot each period."""
         previous, self.heard = self.heard, heartbeat
         return previous is not None and self.ahead(previous)
 

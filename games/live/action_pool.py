@@ -1,4 +1,4 @@
-"""PostgreSQL connections of the event loop itself, for the live path's actions (issue #12).
+"""PostgreSQL connections of the event loop itself, for the live path's actions.
 
 Django's ORM runs on one database thread per process (``database_sync_to_async``): every
 table of the process queues there, behind whatever else holds the thread (a deal's

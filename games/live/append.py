@@ -1,6 +1,6 @@
 """One step of a game written at once: the step's events appended and the game row moved
 to the step's seq, turn and deadline, if and only if the row is still at the seq the
-step was computed from (issue #12).
+step was computed from.
 
 The check replaces the row lock of the live path: a process computes a step on its warm
 engine (games.live.warm_engines) without reading the row, then writes it here. If

@@ -1,4 +1,4 @@
-"""Games whose events the channel layer failed to send (issue #11): tell their tables
+"""Games whose events the channel layer failed to send: tell their tables
 again once the layer answers, and give the turn its time afresh.
 
 games.live.broadcast marks a game (``GameRecord.undelivered_since``) when a send about

@@ -3,7 +3,7 @@ not carry back (docs/protocol.md, "Messages").
 
 ``json.loads`` recurses once per nesting level, so a 4 KB frame of 2,000 ``[`` raised
 RecursionError inside the consumer and dropped the socket without its disconnect
-handling (issue #11): the depth is checked first, on the text, without recursion.
+handling: the depth is checked first, on the text, without recursion.
 Python also reads ``NaN`` and ``Infinity``, which are not JSON: echoed back in ``ref``
 they made a frame the browser's ``JSON.parse`` rejects.
 """

@@ -1,6 +1,6 @@
 """What a table socket's heartbeat tells its client (docs/protocol.md, "heartbeat"):
 the table's latest game and its seq, so a client whose events were lost without a
-gap it could see (the channel layer failed, issue #11) learns it is behind.
+gap it could see (the channel layer failed) learns it is behind.
 
 One heartbeat per process (per running event loop), not one per socket: every
 period a single task reads the position of every table that has sockets here in
@@ -16,7 +16,7 @@ snapshot, and the rows are marked on the loop's own connection (games.live.actio
 first, not behind the database thread. When that thread was busy for longer than the
 rows' staleness (800 sockets connecting and 200 deals at once: the load test at 200
 tables), the sweeper took live sockets for a dead process's, and put their seats in
-托管 for the server's own slowness (issue #12).
+托管 for the server's own slowness.
 """
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""Private tables (好友房, issue #14): a player opens a table in a room and invites
+"""Private tables (好友房): a player opens a table in a room and invites
 friends with a short code or a link. The table is not in the lobby and quick join
 never seats anyone there; only the code does. Bots sit only when the host asks. The
 host may remove a player while no game is running, and close the table. The games

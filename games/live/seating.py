@@ -104,7 +104,7 @@ def table_sit(*, user: User, table_id: int, seat_index: int | None = None,
     except IntegrityError:
         # Two sits of one user at two tables lock two different table rows, so both
         # pass the check above; the unique seat per user refuses the later one
-        # (issue #11). Its transaction is rolled back: nothing changed.
+        #. Its transaction is rolled back: nothing changed.
         raise _seated_elsewhere() from None
 
 
@@ -181,7 +181,7 @@ def table_stand(*, user: User) -> None:
         # `connected` belongs to the occupant's socket: an emptied seat is not connected.
         Seat.objects.filter(pk=seat.pk).update(user=None, is_ready=False, ready_deadline=None,
                                                connected=False)
-        end_series(table, Series.End.LEFT)  # a private table's series ends (issue #14)
+        end_series(table, Series.End.LEFT)  # a private table's series ends
         stand_bots_if_alone(table)
         announce_seats(table.pk, table.room_id)
 

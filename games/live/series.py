@@ -1,4 +1,4 @@
-"""Series at private tables (issue #14): the same players game after game, with a
+"""Series at private tables: the same players game after game, with a
 running score. A series begins at a private table's deal, goes on while every deal
 seats the same players, and ends when the host closes the table or a player leaves
 (stands up, is removed, or escapes). Public tables have none. A rematch (friends)

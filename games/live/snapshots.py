@@ -59,7 +59,7 @@ def table_state(table: Table) -> dict:
 # are touched only with the game row locked, and change in place). A game kept here
 # is never changed again: readers on any thread share it, read-only. Replaying the
 # whole log for every snapshot on the process's one database thread let one user's
-# snapshot requests stall every table (issue #11); now a snapshot at a seq already
+# snapshot requests stall every table; now a snapshot at a seq already
 # read costs no query, and one a few events later reads only those events.
 _READ_CACHE_SIZE = 2000
 _read_cache: OrderedDict[int, tuple[int, Game]] = OrderedDict()

@@ -3,7 +3,7 @@ process (docs/protocol.md, "Connecting").
 
 All of a process's sockets share its event loop and its one database thread: 200
 sockets of one account asking for snapshots took another table's round trip from
-19 ms to 13.7 s (issue #11). The counts are per process, like that thread; a socket
+19 ms to 13.7 s. The counts are per process, like that thread; a socket
 over a cap is accepted and closed with 4429.
 """
 

@@ -32,7 +32,7 @@ async def sockets_seen(channels: list[str]) -> int:
     """The heartbeat of the process holding ``channels``: its rows are alive. From the
     event loop, through its own connections (games.live.action_pool): when the database
     thread was busy for longer than the rows' staleness, the sweeper took live sockets
-    for a dead process's (issue #12)."""
+    for a dead process's."""
     rowcount, _row = await action_pool.execute(_SEEN_SQL, {"channels": channels,
                                                            "now": timezone.now()})
     return rowcount

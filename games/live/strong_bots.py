@@ -1,4 +1,4 @@
-"""Strong bots (issue #15): the bots of a room whose level is ``strong`` think off the
+"""Strong bots: the bots of a room whose level is ``strong`` think off the
 live path.
 
 Their move is a search (games.engine.ai.decide, up to GAMES_STRONG_BOT_BUDGET_MS of CPU

@@ -41,7 +41,7 @@ def sweep_away() -> int:
 
 
 def sweep_undelivered() -> int:
-    """Re-announce games whose events the channel layer failed to send (issue #11)."""
+    """Re-announce games whose events the channel layer failed to send."""
     return _sweep_undelivered()
 
 

@@ -98,7 +98,7 @@ class TableConsumer(DirectDispatchMixin, AsyncJsonWebsocketConsumer):
             raise  # the client went away meanwhile: the mixin ends this consumer
         except Exception:
             # A clean close, so the disconnect handling runs: the seat may be marked
-            # connected already (issue #11).
+            # connected already.
             logger.exception("table %s: connecting user %s failed", self.table_id, user.pk)
             self.connect_failed = True
             await self._server_error()
@@ -124,7 +124,7 @@ class TableConsumer(DirectDispatchMixin, AsyncJsonWebsocketConsumer):
     async def handler_failed(self, message: dict, error: Exception) -> None:
         # A channel-layer handler that fails (a snapshot read during a database
         # hiccup) must not end the consumer either: its disconnect handling would
-        # never run (issue #11). The socket's own messages are guarded in receive.
+        # never run. The socket's own messages are guarded in receive.
         if message["type"].startswith("websocket."):
             raise error
         logger.error("table %s: %s for user %s failed", self.table_id, message["type"],
@@ -136,7 +136,7 @@ class TableConsumer(DirectDispatchMixin, AsyncJsonWebsocketConsumer):
     async def receive(self, text_data: str | None = None, bytes_data: bytes | None = None,
                       **kwargs) -> None:
         # The last resort: an exception escaping a handler ends the consumer without its
-        # disconnect handling (the seat stayed `connected`, no 托管; issue #11). Whatever
+        # disconnect handling (the seat stayed `connected`, no 托管). Whatever
         # a message sets off is answered, and the socket stays open.
         action_received()  # where an action's latency starts (shuangkou_site.metrics)
         try:
@@ -275,7 +275,7 @@ class TableConsumer(DirectDispatchMixin, AsyncJsonWebsocketConsumer):
         await self._join_seat(mine)
         await self.send_json({"type": "table", "table": state})
 
-    # --- heartbeat (issue #11) ------------------------------------------------------------
+    # --- heartbeat ------------------------------------------------------------
 
     def _start_heartbeat(self) -> None:
         """Every GAMES_HEARTBEAT_SECONDS (0: none), the process's one heartbeat tells
@@ -293,7 +293,7 @@ class TableConsumer(DirectDispatchMixin, AsyncJsonWebsocketConsumer):
 
     @classmethod
     async def encode_json(cls, content) -> str:
-        # Python writes NaN and Infinity, which no browser's JSON.parse reads (issue #11).
+        # Python writes NaN and Infinity, which no browser's JSON.parse reads.
         return json.dumps(content, allow_nan=False)
 
     async def _follow_seat(self) -> None:
@@ -349,7 +349,7 @@ _snapshots_in_flight: dict[tuple, asyncio.Future] = {}
 
 async def shared_snapshot(table_id: int, user_id: int) -> dict:
     """The snapshot of ``table_id`` for ``user_id``, read once for all of this user's
-    sockets that ask while a read is in flight (issue #11: one user's sockets asking
+    sockets that ask while a read is in flight (one user's sockets asking
     for snapshots queued hundreds of reads on the process's one database thread, ahead
     of every other table). A joining socket gets the read already under way: if it is
     older than an event the socket has, the next event shows a gap and the socket asks

@@ -35,7 +35,7 @@ class GameFacts:
     bot_seats: frozenset[int]
     turn_seconds: int
     first_turn_seconds: int
-    bot_level: str = "table"  # the game's (games.models.BotLevel, issue #15)
+    bot_level: str = "table"  # the game's (games.models.BotLevel)
 
     @classmethod
     def of(cls, record: GameRecord) -> GameFacts:

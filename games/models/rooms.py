@@ -91,7 +91,7 @@ MIN_READY_SECONDS = 5
 
 
 class BotLevel(models.TextChoices):
-    """How the server's bots of a room play (issue #15; RULES §10 for 托管)."""
+    """How the server's bots of a room play (RULES §10 for 托管)."""
 
     EASY = "easy", _("简单（托管出牌）")
     TABLE = "table", _("普通")

@@ -69,7 +69,7 @@ class Seat(models.Model):
 
 
 class PrivateTable(models.Model):
-    """A table a player opened for friends (好友房, issue #14): joined only by its invite
+    """A table a player opened for friends (好友房): joined only by its invite
     code or link, not listed in the lobby, filled with bots only when the host says so
     (games.live.private_tables)."""
 
@@ -97,7 +97,7 @@ class PrivateTable(models.Model):
 
 class Series(models.Model):
     """Games of one private table played by the same four (or two) players one after
-    another (issue #14): the running score is the sum of their settled games."""
+    another: the running score is the sum of their settled games."""
 
     class End(models.TextChoices):
         CLOSED = "closed", _("房主关闭")

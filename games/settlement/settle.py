@@ -39,7 +39,7 @@ def post_settlement(record: GameRecord) -> dict:
     summary = _summary(posted, record.players)
     summary["report"] = _report(record, summary, events, rules)
     # New coins enter the economy here, after a player's first settled game, not at
-    # sign-up (issue #11: farmed sign-ups). In this transaction: settled means granted.
+    # sign-up (farmed sign-ups). In this transaction: settled means granted.
     # An escaper did not finish the game, or sitting down and leaving would pay.
     grant_starting_coins_after_game(
         user_id for seat, user_id in enumerate(record.players) if seat != escaped)

@@ -43,7 +43,7 @@ class RoomSerializer(serializers.Serializer):
     escape_mode = serializers.ChoiceField(choices=Room.EscapeMode.choices)
     bots_allowed = serializers.BooleanField(help_text="Whether bots fill empty seats.")
     bot_level = serializers.ChoiceField(choices=BotLevel.choices,
-                                        help_text="How the room's bots play (issue #15).")
+                                        help_text="How the room's bots play.")
     seats_taken = serializers.IntegerField(help_text="Occupied seats over all tables, bots too.")
     tables = serializers.IntegerField()
     playing = serializers.IntegerField(help_text="Tables with a game running.")

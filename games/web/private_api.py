@@ -1,4 +1,4 @@
-"""HTTP API of private tables (好友房, issue #14; games.live.private_tables). Thin: parse,
+"""HTTP API of private tables (好友房; games.live.private_tables). Thin: parse,
 call one service, answer. A refusal is a 400 with the reason and its code, and changes
 nothing.
 

@@ -1,4 +1,4 @@
-"""What a table page shows of its private table (好友房, issue #14): the invite for its
+"""What a table page shows of its private table (好友房): the invite for its
 players, the series so far, and whether the viewer is the host."""
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""Pages and forms of private tables (好友房, issue #14): open one from the lobby, join
+"""Pages and forms of private tables (好友房): open one from the lobby, join
 by code or by the invite link, and the host's buttons at the table. Thin: each calls
 one service of games.live.private_tables and goes back with a message. Every code
 looked up (the code box, the invite page and its button) counts against the invite

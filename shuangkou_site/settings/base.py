@@ -18,7 +18,7 @@ def pooled_postgres(database_url: str) -> dict:
     Under ASGI every HTTP request's sync view runs on a thread of its own, and a
     persistent connection (CONN_MAX_AGE > 0 or None) stays with its thread: one web
     process held a connection per request it had served (91 of them, and PostgreSQL
-    refused everyone; issue #11). With the pool a request borrows a connection and gives
+    refused everyone). With the pool a request borrows a connection and gives
     it back when it ends (Django closes it: CONN_MAX_AGE must be 0), so one process never
     holds more than ``DB_POOL_MAX_SIZE``; a request that finds them all busy waits up to
     ``DB_POOL_TIMEOUT`` seconds, then fails rather than opening more. The pool keeps its
@@ -270,7 +270,7 @@ ACCOUNTS_LOGIN_LIMITS = {
     "username": {"failures": 5, "window_seconds": 600},
     "ip": {"failures": 20, "window_seconds": 600},
 }
-# Sign-ups allowed per client address (client_ip, as above) and window (issue #11:
+# Sign-ups allowed per client address (client_ip, as above) and window (against
 # farmed sign-ups). Players behind one NAT share an address, hence not 1.
 ACCOUNTS_SIGNUP_LIMIT = {
     "signups": env.int("ACCOUNTS_SIGNUPS_PER_ADDRESS", 5),
@@ -297,7 +297,7 @@ if GAMES_ACTION_POOL_SIZE < 1:
     raise ImproperlyConfigured("GAMES_ACTION_POOL_SIZE is at least 1: the live path's "
                                "actions run on those connections.")
 GAMES_ACTION_POOL_TIMEOUT = env.float("GAMES_ACTION_POOL_TIMEOUT", 5.0)
-# Strong bots (a room's bot level, issue #15; games.live.strong_bots): the CPU time one
+# Strong bots (a room's bot level; games.live.strong_bots): the CPU time one
 # move's search may take, the queue their tasks go to (a worker of its own
 # serves it: `celery -A shuangkou_site worker -Q bots`), and how long past the think
 # time a strong bot's turn waits for its move before the sweeper plays the table

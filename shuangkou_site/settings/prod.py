@@ -31,7 +31,7 @@ if not ALLOWED_HOSTS:
 
 # A connection pool per process, sized by DB_POOL_MIN_SIZE / DB_POOL_MAX_SIZE /
 # DB_POOL_TIMEOUT (settings.base.pooled_postgres). DB_CONN_MAX_AGE is gone: persistent
-# connections under ASGI grew with the requests served (issue #11).
+# connections under ASGI grew with the requests served.
 if env.str("DB_CONN_MAX_AGE", ""):
     raise ImproperlyConfigured(
         "DB_CONN_MAX_AGE is replaced by the connection pool (DB_POOL_MAX_SIZE): unset it.")

@@ -1,4 +1,4 @@
-"""Bad input gets a clear 4xx, not a 500 (issue #11): a NUL byte in a URL reached
+"""Bad input gets a clear 4xx, not a 500: a NUL byte in a URL reached
 PostgreSQL, which refuses text containing NUL."""
 
 import pytest

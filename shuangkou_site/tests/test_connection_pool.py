@@ -1,5 +1,5 @@
 """A served process holds no more PostgreSQL connections than its pool allows, however
-many requests it serves (issue #11: with persistent connections under ASGI each request's
+many requests it serves (with persistent connections under ASGI each request's
 thread kept one, and one process reached 91)."""
 
 import os

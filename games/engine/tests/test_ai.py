@@ -1,4 +1,4 @@
-"""The bots of games.engine.ai (issue #15): they see only their own seat, they always
+"""The bots of games.engine.ai: they see only their own seat, they always
 answer a legal action, they repeat themselves for a seed, and the protocol and the
 match runner drive them end to end. Work is fixed by ``max_samples`` with a huge
 time budget, so nothing here depends on the clock."""

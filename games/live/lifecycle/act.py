@@ -37,7 +37,7 @@ async def game_act_on_loop(*, user_id: int, game_id: int, action: str,
     client saw: an action based on an older state is refused as stale. Returns the
     public events.
 
-    Runs on the event loop (issue #12): the engine's work there, the step's one
+    Runs on the event loop: the engine's work there, the step's one
     statement through the loop's own connections (games.live.action_pool), the
     database thread only for a game this process has not loaded yet."""
     return await _game_act(io=ON_LOOP, user_id=user_id, game_id=game_id, action=action,
@@ -61,7 +61,7 @@ async def _act(io: StepIO, user_id: int, game_id: int, action: str, *, cards, re
                client_seq: int | None) -> Written:
     """Checked on this process's warm engine without reading the row, then written in
     one statement that lands only if the row is still where the engine was
-    (games.live.append, issue #12): if another process moved the game meanwhile, the
+    (games.live.append): if another process moved the game meanwhile, the
     engine is reloaded and the action checked again. A refusal is given only once the
     engine is known to be current, so it is never the answer to an old state."""
     for _attempt in range(ACT_ATTEMPTS):

@@ -83,7 +83,7 @@ def game_start(table: Table, seats: list[Seat], *, plan: DealPlan | None = None)
         # To the group the player's sockets are in now, so that a swapped player's
         # socket gets its own snapshot too rather than reading it on the database
         # thread: at a cold start that read queued for tens of seconds, and every
-        # event of the table waited behind it in the socket (issue #12).
+        # event of the table waited behind it in the socket.
         send_after_commit(seat_group(table.pk, listening[user_id]), {
             "type": "game.snapshot", "game": record.pk, "user": user_id,
             "snapshot": snapshot, "wallet": wallets[user_id]})

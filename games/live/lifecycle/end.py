@@ -57,7 +57,7 @@ def _reopen_table(record: GameRecord, escaped: int | None) -> None:
     table.waiting_since = timezone.now()
     table.save(update_fields=["status", "current_game", "last_result", "waiting_since"])
     if leavers:
-        end_series(table, Series.End.LEFT)  # a series is its players' (issue #14)
+        end_series(table, Series.End.LEFT)  # a series is its players'
     bots = bot_user_ids(record.players)
     # Friends wait for one another at a private table (games.live.private_tables).
     deadline = None if PrivateTable.objects.filter(table=table).exists() else \

@@ -61,7 +61,7 @@ async def write_step(warm: WarmGame, mark: int, io: StepIO) -> Written | None:
 async def follow_up(written: Written, io: StepIO) -> None:
     """What a written step starts once it has committed: the end of the game its
     settlement, a strong bot's turn its move (games.live.strong_bots; not waited for,
-    so tables of strong bots keep the same p99, issue #15)."""
+    so tables of strong bots keep the same p99)."""
     step = written.step
     if step is None:
         return

@@ -19,7 +19,7 @@ logger = logging.getLogger("games.live.lifecycle")
 
 
 def game_strong_move(*, game_id: int, seq: int) -> bool:
-    """The strong bot to act at ``seq`` of ``game_id`` thinks and moves (issue #15):
+    """The strong bot to act at ``seq`` of ``game_id`` thinks and moves:
     the body of games.tasks.strong_bot_move_task, on a worker, never on the live path.
     Reads the committed game without a lock, decides as that seat only
     (games.live.strong_bots.strong_move), and writes the move as one step from ``seq``

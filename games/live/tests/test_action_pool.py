@@ -1,4 +1,4 @@
-"""A table socket's action from the event loop (games.live.action_pool, issue #12): it
+"""A table socket's action from the event loop (games.live.action_pool): it
 needs neither the process's database thread nor a connection left behind."""
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""A room's bot level (issue #15): easy bots play RULES §10's 托管 move, strong bots'
+"""A room's bot level: easy bots play RULES §10's 托管 move, strong bots'
 moves are thought out by a task off the live path (games.live.strong_bots) and the
 turn's deadline is their backstop. Real PostgreSQL, Redis, channel layer and Celery
 worker (a thread of this process serving the broker's queues, as ``celery worker``)."""

@@ -1,4 +1,4 @@
-"""Issue #11: the channel layer (Redis) fails for a while. Events committed meanwhile
+"""the channel layer (Redis) fails for a while. Events committed meanwhile
 never reach the table; a person's turn must not time out against them for it (GUIDE:
 a fault of the server never counts against a player), and the table is told again
 once the layer answers (games.live.delivery)."""
@@ -199,7 +199,7 @@ def test_ahead_reads_a_heartbeat_as_the_clients_do():
 
 def test_behind_only_when_still_short_of_the_previous_heartbeat():
     """A heartbeat may overtake events on their way through the channel layer: only a
-    view still short of a reading a whole period later lost events (issue #12)."""
+    view still short of a reading a whole period later lost events."""
     view = FollowsView()
     view.view = {"id": 7, "seq": 12}
     assert not view.behind({"type": "heartbeat", "game": 7, "seq": 14})  # maybe in flight

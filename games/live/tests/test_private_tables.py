@@ -1,4 +1,4 @@
-"""Private tables (好友房) and their series (issue #14; games.live.private_tables,
+"""Private tables (好友房) and their series (games.live.private_tables,
 games.live.series): invite codes, who may sit and watch, the host's powers, bots only
 on the host's word, and a series' running score read from its settled games."""
 

@@ -1,4 +1,4 @@
-"""Snapshots do not replay the whole log (issue #11): one user's snapshot requests,
+"""Snapshots do not replay the whole log: one user's snapshot requests,
 each a full replay on the process's one database thread, stalled every table."""
 
 import pytest

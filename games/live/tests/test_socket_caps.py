@@ -1,5 +1,5 @@
 """One user, or one client address, holds at most so many table sockets on a process,
-and one user's snapshot requests cost one database read at a time (issue #11: 200
+and one user's snapshot requests cost one database read at a time (200
 sockets of one account asking for snapshots stalled every table of the process)."""
 
 import time

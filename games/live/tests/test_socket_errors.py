@@ -1,5 +1,5 @@
 """Every error in the table socket is answered or closes the socket cleanly, and the
-disconnect handling always runs (issue #11): a socket that died on an exception left
+disconnect handling always runs: a socket that died on an exception left
 its seat `connected` and wrote no 托管."""
 
 import json

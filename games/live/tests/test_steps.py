@@ -1,5 +1,5 @@
 """An action is checked on the process's warm engine and written in one statement that
-lands only if the game row is still at the engine's seq (games.live.append, issue #12).
+lands only if the game row is still at the engine's seq (games.live.append).
 An engine behind the row (another process moved the game) is reloaded: the answer is
 always the one the committed state gives."""
 

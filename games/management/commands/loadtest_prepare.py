@@ -2,7 +2,7 @@
 players, sessions and seated tables for scripts/loadtest.py, written to a JSON plan file.
 
 With ``--bot-seats N`` the last N seats of every table are server bots of the room's
-``--bot-level`` (issue #15), seated and ready: the plan lists only the people's seats,
+``--bot-level``, seated and ready: the plan lists only the people's seats,
 and the load test measures their actions at tables whose bots move meanwhile."""
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""The starting grant enters the economy after a player's first settled game (issue #11),
+"""The starting grant enters the economy after a player's first settled game,
 once, for people only: never at sign-up, never for bots."""
 
 import pytest

@@ -1,4 +1,4 @@
-"""A private table (好友房) in real browsers (issue #14): the host opens it from the
+"""A private table (好友房) in real browsers: the host opens it from the
 lobby and copies the invite link, a friend in a second browser context follows it and
 sits, two more friends join by the code and play over plain table sockets; all four get
 ready and the game is dealt at the private table, which the lobby never lists. Each

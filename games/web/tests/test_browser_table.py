@@ -1,4 +1,4 @@
-"""The card table in a real browser (issue #13): a seeded game in a coin room with
+"""The card table in a real browser: a seeded game in a coin room with
 bots, played through the table page by one person while another watches.
 
 What it proves, each against the server's own records (GameEvent rows, the settled

@@ -1,4 +1,4 @@
-"""Private tables (好友房) over HTTP (issue #14): the lobby's forms, the invite link, the
+"""Private tables (好友房) over HTTP: the lobby's forms, the invite link, the
 host's buttons on the table page, and the API, each refusal changing nothing."""
 
 from __future__ import annotations

@@ -134,7 +134,7 @@ export const URGENT_SECONDS = 5;
 /**
  * How a seat's countdown looks: ``urgent`` (red, a person's last seconds) or not. A
  * seat the server plays (a bot, or a seat in 托管) answers within its short think time:
- * its countdown is never urgent (issue #13: bots' 1-second timers flashed red).
+ * its countdown is never urgent (bots' 1-second timers flashed red).
  */
 export function countdownUrgent(seconds, machine) {
   return !machine && seconds <= URGENT_SECONDS;

@@ -262,7 +262,7 @@ export function tableActs(view) {
 /**
  * Whether a ``heartbeat`` (docs/protocol.md, "heartbeat") shows the table ahead of the
  * page: a later game than the page's, or a seq past its own. Events were lost without
- * a gap the page could see (issue #11), and only a snapshot repairs that. Game ids
+ * a gap the page could see, and only a snapshot repairs that. Game ids
  * grow: an older game's heartbeat is a reading from before the page's deal, not a loss.
  */
 export function heartbeatAhead(heartbeat, gameId, seq) {
