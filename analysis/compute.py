@@ -33,6 +33,9 @@ TOP_MISTAKES = 3
 class Budget:
     move_ms: int  # the most one move gets
     game_seconds: float  # the most the whole game gets
+    # A cap on the search's samples per move (None: the time alone bounds it). With a
+    # time budget that never binds, an analysis is the seed's alone (tests).
+    move_samples: int | None = None
 
 
 @dataclass(frozen=True)
@@ -105,7 +108,7 @@ def analyse_log(events: Sequence[dict], seats: Collection[int], *, budget: Budge
         position = engine.position_from_events(events[:index], seat)
         played = played_text(event)
         verdict = engine.analyse(position, played, seed=seed + event["seq"],
-                                 budget_ms=move_ms)
+                                 budget_ms=move_ms, max_samples=budget.move_samples)
         outcome.budget_used_ms += move_ms
         if verdict.get("forced"):
             outcome.forced[seat] = outcome.forced.get(seat, 0) + 1

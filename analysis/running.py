@@ -40,7 +40,8 @@ def analysis_run(*, game_id: int) -> bool:
     analysis = GameAnalysis.objects.select_related("game").get(game_id=game_id)
     record = analysis.game
     budget = Budget(move_ms=settings.ANALYSIS_MOVE_BUDGET_MS,
-                    game_seconds=settings.ANALYSIS_GAME_SECONDS)
+                    game_seconds=settings.ANALYSIS_GAME_SECONDS,
+                    move_samples=settings.ANALYSIS_MOVE_SAMPLES)
     thresholds = Thresholds(doubtful=settings.ANALYSIS_DOUBTFUL_LOSS,
                             bad=settings.ANALYSIS_BAD_LOSS)
     seats = human_seats(record)

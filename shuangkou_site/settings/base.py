@@ -371,6 +371,8 @@ ANALYSIS_DOUBTFUL_LOSS = env.float("ANALYSIS_DOUBTFUL_LOSS", 1.0)
 ANALYSIS_BAD_LOSS = env.float("ANALYSIS_BAD_LOSS", 3.0)
 ANALYSIS_MOVE_BUDGET_MS = env.int("ANALYSIS_MOVE_BUDGET_MS", 500)
 ANALYSIS_GAME_SECONDS = env.float("ANALYSIS_GAME_SECONDS", 45.0)
+# A cap on the samples per move (unset: the budgets alone bound the search).
+ANALYSIS_MOVE_SAMPLES = env.int("ANALYSIS_MOVE_SAMPLES", None)
 ANALYSIS_AUTO_COIN_GAMES = env.bool("ANALYSIS_AUTO_COIN_GAMES", True)
 # A claim older than this (a worker that died mid-analysis: tasks are acked late and
 # redelivered) may be taken over by the next run of the task.

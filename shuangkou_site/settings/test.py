@@ -68,9 +68,13 @@ LEDGER_STARTING_COINS = 0
 
 # Settling a coin game would otherwise analyse it (seconds of engine time, run eagerly
 # inside the settlement's on_commit) in every test that settles one; the analysis tests
-# (analysis/tests) turn it on themselves. A small budget keeps their games quick.
+# (analysis/tests) turn it on themselves. A few samples a move keep their games quick
+# (about 2 s of engine time), and with budgets that never bind an analysis is the same
+# on a busy machine as on a quiet one: the marks a test steps to are always there.
 ANALYSIS_AUTO_COIN_GAMES = False
-ANALYSIS_MOVE_BUDGET_MS = 20
+ANALYSIS_MOVE_SAMPLES = 12
+ANALYSIS_MOVE_BUDGET_MS = 100_000
+ANALYSIS_GAME_SECONDS = 10_000.0
 
 # A tournament's next board at once (tournaments.settled): no test waits on the clock.
 TOURNAMENTS_BOARD_PAUSE_SECONDS = 0

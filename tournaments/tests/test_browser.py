@@ -80,6 +80,11 @@ def test_register_play_a_board_see_the_standings_move_and_compare_the_board(
         page.wait_for_function(
             "() => document.getElementById('table-page').dataset.myTurn === 'true'")
         page.locator("#hint-button").click()
+        # The hint's cards are selected when its answer comes: leading, only then may I
+        # play (I may not pass); following, passing is allowed at once.
+        page.wait_for_function(
+            "() => !document.getElementById('play-button').disabled"
+            " || !document.getElementById('pass-button').disabled")
         if page.locator("#play-button").is_enabled():
             page.locator("#play-button").click()
         else:

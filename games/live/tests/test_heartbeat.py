@@ -31,6 +31,18 @@ def position(game_id: int) -> tuple[int, int]:
     return game_id, GameRecord.objects.get(pk=game_id).seq
 
 
+async def heard_at_rest(client, game_id: int) -> tuple[dict, tuple[int, int]]:
+    """The first heartbeat of ``game_id`` that tells the position the database holds
+    when it is read just after, and that position."""
+    async def find():
+        while True:
+            heard = await client.expect("heartbeat", lambda m: m["game"] == game_id)
+            now = await db(position)(game_id)
+            if (heard["game"], heard["seq"]) == now:
+                return heard, now
+    return await asyncio.wait_for(find(), RECEIVE_SECONDS)
+
+
 def table_of(name: str) -> tuple:
     """A person alone at a table of a room of their own (each its own table)."""
     person = make_person(name)
@@ -61,11 +73,11 @@ def test_sockets_of_two_tables_each_hear_their_own_tables_game_and_seq(settings)
         (b,) = await connect_all(table_b, bob)
         game_a = await start_game([a])
         game_b = await start_game([b])
-        await a.drain(0.2)  # the bots moved up to each person's turn: the seqs rest
-        await b.drain(0.2)
-        heard_a = await a.expect("heartbeat", lambda m: m["game"] == game_a)
-        heard_b = await b.expect("heartbeat", lambda m: m["game"] == game_b)
-        positions = await db(position)(game_a), await db(position)(game_b)
+        # The bots move up to each person's turn, then the seqs rest: wait for a beat
+        # that tells the position the database holds once it has.
+        heard_a, at_a = await heard_at_rest(a, game_a)
+        heard_b, at_b = await heard_at_rest(b, game_b)
+        positions = at_a, at_b
         beats = [m for client in (a, b) for m in client.log if m["type"] == "heartbeat"]
         await a.close()
         await b.close()

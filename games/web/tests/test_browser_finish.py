@@ -65,6 +65,14 @@ def to_the_table(page: Page) -> None:
     page.evaluate("() => document.querySelector('.table-tools').scrollIntoView()")
 
 
+def into_view(page: Page, selector: str) -> None:
+    """Scroll to an element in one step in the page: a panel the live updates replace
+    (the private table's, the result) may be swapped out while Playwright waits for it
+    to be stable, and its scroll then fails on a detached element."""
+    page.wait_for_selector(selector)
+    page.evaluate("(s) => document.querySelector(s).scrollIntoView({block: 'nearest'})", selector)
+
+
 def bomb_now(page: Page) -> None:
     """The banner of a 4★ bomb by the seat on my right, as a play event brings it (the
     page's own module, render.js's announceBomb)."""
@@ -155,7 +163,7 @@ def test_the_table_result_and_history_at_three_sizes(artifacts):
                 & Node.DOCUMENT_POSITION_FOLLOWING)""")
             for name, viewport in SIZES:
                 page.set_viewport_size(viewport)
-                page.locator("#result-panel").scroll_into_view_if_needed()
+                into_view(page, "#result-panel")
                 fits_across(page, f"result, {name}")
                 unclipped_table(page, ".result-table", f"result, {name}")
                 shoot(page, artifacts, f"result-{name}")
@@ -242,7 +250,7 @@ def test_a_private_table_updates_live_for_its_host_and_a_friend(artifacts):
             for name, viewport in SIZES:
                 for who, page in (("host", mine), ("friend", theirs)):
                     page.set_viewport_size(viewport)
-                    page.locator("#private-panel").scroll_into_view_if_needed()
+                    into_view(page, "#private-panel")
                     fits_across(page, f"{who}, {name}")
                     shoot(page, artifacts, f"series-{who}-{name}")
             for page in (mine, theirs):
