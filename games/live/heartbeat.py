@@ -31,7 +31,7 @@ from channels.db import database_sync_to_async
 from django.conf import settings
 from django.db.models import OuterRef, Subquery
 
-from games.live.socket_rows import sockets_seen
+from games.live.socket_rows import process_beat, sockets_seen
 from games.models import GameRecord, Table
 
 logger = logging.getLogger(__name__)
@@ -132,11 +132,24 @@ def heartbeat_sockets() -> dict[int, set]:
 
 async def _beat_forever(loop: asyncio.AbstractEventLoop, beat: _Beat) -> None:
     period = float(settings.GAMES_HEARTBEAT_SECONDS)
+    # The process's own row beats more often than its sockets' rows and heartbeats
+    # (games.live.socket_rows): one row, so that its death is known within seconds.
+    process_period = float(settings.GAMES_PROCESS_BEAT_SECONDS)
+    tick = min(period, process_period) if process_period > 0 else period
+    next_full = loop.time() + period
     try:
         while beat.sockets or beat.alive:
-            await asyncio.sleep(period)
+            await asyncio.sleep(tick)
             if not (beat.sockets or beat.alive):
                 break
+            if process_period > 0 and beat.alive:
+                try:
+                    await process_beat()
+                except Exception:  # a database hiccup: the next beat tries again
+                    logger.exception("table heartbeat: marking the process alive failed")
+            if loop.time() < next_full - tick / 2:
+                continue
+            next_full = loop.time() + period
             try:
                 await _mark_alive(list(beat.alive.values()))
             except Exception:  # a database hiccup: the next beat tries again

@@ -32,7 +32,12 @@ from django.utils import timezone
 from accounts.models import User
 from games.live.broadcast import announce_table
 from games.live.lifecycle.deadlines import game_disconnected
-from games.live.socket_rows import live_sockets, stale_after
+from games.live.socket_rows import (
+    forget_gone_processes,
+    live_sockets,
+    stale_after,
+    this_process,
+)
 from games.live.visibility import socket_refusal
 from games.models import Seat, Table, TableSocket
 
@@ -74,8 +79,8 @@ def seat_here(user_id: int, table_id: int) -> int | None:
 
 
 def socket_opened(*, user_id: int, table_id: int, channel: str) -> None:
-    TableSocket.objects.get_or_create(channel=channel,
-                                      defaults={"user_id": user_id, "table_id": table_id})
+    TableSocket.objects.get_or_create(channel=channel, defaults={
+        "user_id": user_id, "table_id": table_id, "process": this_process()})
 
 
 def socket_closed(*, user_id: int, table_id: int, channel: str) -> None:
@@ -140,3 +145,4 @@ def _drop_stale_sockets() -> None:
         .values_list("user_id", "table_id", "channel")[:BATCH]
     for user_id, table_id, channel in rows:
         socket_closed(user_id=user_id, table_id=table_id, channel=channel)
+    forget_gone_processes()

@@ -80,6 +80,12 @@ def log_strong_backstop(game_id: int, seq: int) -> None:
     _line("strong-backstop", game=game_id, seq=seq)
 
 
+def log_turn_kept(game_id: int, seat: int) -> None:
+    """A person's turn deadline passed while a socket of theirs was held by a dead
+    process: the turn got its time again instead of a timeout."""
+    _line("turn-kept", game=game_id, seat=seat, why="socket lost with its process")
+
+
 def log_settlement_lag(record) -> None:
     """``record`` was just settled: how long after its end."""
     if record.ended_at is not None and record.settled_at is not None:

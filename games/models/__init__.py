@@ -11,10 +11,17 @@ from games.models.rooms import (
     Room,
     RuleSetConfig,
 )
-from games.models.tables import PrivateTable, Seat, Series, Table, TableSocket
+from games.models.tables import (
+    PrivateTable,
+    Seat,
+    Series,
+    SocketProcess,
+    Table,
+    TableSocket,
+)
 
 __all__ = [
     "MIN_READY_SECONDS", "MIN_TURN_SECONDS", "BotLevel", "BotPlayer", "EscapeManager",
     "GameEscape", "GameEvent", "GameRecord", "PrivateTable", "Room", "RuleSetConfig", "Seat",
-    "Series", "Table", "TableSocket",
+    "Series", "SocketProcess", "Table", "TableSocket",
 ]

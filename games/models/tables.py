@@ -134,6 +134,9 @@ class TableSocket(models.Model):
     # Moved on by its process's heartbeat (games.live.heartbeat): a row whose process
     # died without closing its sockets stops moving and is dropped (games.live.presence).
     seen_at = models.DateTimeField(_("最近确认"), default=timezone.now, db_index=True)
+    # The server process holding it (games.live.socket_rows.this_process): whether that
+    # process still lives is known from its own row (SocketProcess), beaten more often.
+    process = models.CharField(_("进程"), max_length=100, blank=True, default="")
 
     class Meta:
         verbose_name = _("牌桌连接")
@@ -142,3 +145,20 @@ class TableSocket(models.Model):
 
     def __str__(self) -> str:
         return f"{self.table_id}:{self.user_id}:{self.channel}"
+
+
+class SocketProcess(models.Model):
+    """A server process holding table sockets (games.live.socket_rows.this_process),
+    moved on every GAMES_PROCESS_BEAT_SECONDS by its heartbeat (games.live.heartbeat).
+    One that stopped moving was killed or hangs: a turn of a player whose socket it
+    held does not time out (games.live.socket_rows.lost_with_its_process)."""
+
+    name = models.CharField(_("进程"), max_length=100, unique=True)
+    seen_at = models.DateTimeField(_("最近确认"), db_index=True)
+
+    class Meta:
+        verbose_name = _("连接进程")
+        verbose_name_plural = pgettext_lazy("复数", "连接进程")
+
+    def __str__(self) -> str:
+        return self.name

@@ -334,6 +334,10 @@ GAMES_SOCKET_RATE = {
 # for all its tables; docs/protocol.md, "heartbeat"): a client whose events were lost
 # resyncs. 0: none.
 GAMES_HEARTBEAT_SECONDS = env.float("GAMES_HEARTBEAT_SECONDS", 10.0)
+# Each process holding table sockets says it is alive this often (one row per process,
+# games.live.heartbeat); silent for three periods, it counts as dead and a turn of a
+# player whose socket it held does not time out: the server lost their socket. 0: none.
+GAMES_PROCESS_BEAT_SECONDS = env.float("GAMES_PROCESS_BEAT_SECONDS", 2.0)
 # Table sockets one user, and one client address, may hold open on one process
 # (games.live.socket_caps, docs/protocol.md): the extra ones are closed with 4429.
 GAMES_SOCKETS_PER_USER = env.int("GAMES_SOCKETS_PER_USER", 8)

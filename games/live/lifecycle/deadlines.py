@@ -7,10 +7,12 @@ from django.db import transaction
 from django.utils import timezone
 
 from games.live import warm_engines
+from games.live.broadcast import send_after_commit, table_group
 from games.live.lifecycle.automatic import automatic_move, turn_deadline
 from games.live.lifecycle.steps import commit_locked, locked_game
+from games.live.socket_rows import lost_with_its_process
 from games.live.strong_bots import is_strong_turn
-from games.live.timing import log_strong_backstop, log_sweep_lag
+from games.live.timing import log_strong_backstop, log_sweep_lag, log_turn_kept
 from games.live.warm_engines import GameFacts, WarmGame
 from games.models import GameRecord
 
@@ -37,12 +39,28 @@ def game_deadline(*, game_id: int, seq: int) -> list[dict]:
                 # GUIDE: a fault of the server never counts against a player). No timeout:
                 # the turn's full time again; games.live.delivery gives it afresh once
                 # the table has been told.
-                record.deadline = turn_deadline(facts, game)
-                record.save(update_fields=["deadline"])
-                warm_engines.remember(WarmGame(facts, game))
+                _turn_again(record, facts, game)
+                return []
+            if lost_with_its_process(record.players[game.turn], record.table_id):
+                # The player's socket died with a server process (killed, or hung): they
+                # may not have seen the turn, or be reconnecting to another process. The
+                # turn's full time again, told to the table; the dead process's rows go
+                # stale, and a player who does not come back goes to 托管 after the
+                # grace (games.live.presence).
+                _turn_again(record, facts, game)
+                send_after_commit(table_group(record.table_id),
+                                  {"type": "game.snapshot", "game": record.pk})
+                log_turn_kept(game_id, game.turn)
                 return []
             game.timeout(game.turn)
         return commit_locked(record, game, mark)
+
+
+def _turn_again(record: GameRecord, facts: GameFacts, game) -> None:
+    """The turn gets its full time again, not timed out: the server's fault."""
+    record.deadline = turn_deadline(facts, game)
+    record.save(update_fields=["deadline"])
+    warm_engines.remember(WarmGame(facts, game))
 
 
 def game_disconnected(*, user_id: int, game_id: int) -> list[dict]:
