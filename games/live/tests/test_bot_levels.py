@@ -14,7 +14,6 @@ from contextlib import ExitStack, contextmanager
 import pytest
 import redis
 from celery import current_app
-from celery._state import _set_task_join_will_block
 from celery.contrib.testing.worker import start_worker
 from celery.signals import task_postrun
 from django.db import connections
@@ -116,14 +115,9 @@ def bot_queue(settings):
 
     @contextmanager
     def serve():
-        try:
-            with start_worker(current_app, queues=[settings.GAMES_BOT_QUEUE, "celery"],
-                              perform_ping_check=False, shutdown_timeout=30):
-                yield
-        finally:
-            # A worker marks its whole process as one where joining a task would block;
-            # later tests in this process wait on eager results (EagerResult.get).
-            _set_task_join_will_block(False)
+        with start_worker(current_app, queues=[settings.GAMES_BOT_QUEUE, "celery"],
+                          perform_ping_check=False, shutdown_timeout=30):
+            yield
 
     task_postrun.connect(noted, weak=False)
     eager, current_app.conf.task_always_eager = current_app.conf.task_always_eager, False
