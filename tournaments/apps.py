@@ -16,6 +16,7 @@ class TournamentsConfig(AppConfig):
         from games.hooks.seat_guards import seat_guards
         from games.hooks.signals import game_settled, table_reopened
         from games.hooks.sweeps import periodic_sweeps
+        from games.hooks.table_links import table_links
         from games.hooks.visibility import read_guards, watch_guards
         from tournaments import tasks  # noqa: F401 (registers the tasks)
         from tournaments.dealing import refuse_other_deals
@@ -23,7 +24,7 @@ class TournamentsConfig(AppConfig):
         from tournaments.registration import check_may_sit
         from tournaments.replay_panel import replay_context
         from tournaments.settled import move_on, record_board
-        from tournaments.visibility import may_read_board, may_watch_table
+        from tournaments.visibility import may_read_board, may_watch_table, tournament_link
 
         deal_planners.register("tournaments.duplicate_boards", refuse_other_deals)
         seat_guards.register("tournaments.seated_by_tournament", check_may_sit)
@@ -32,6 +33,7 @@ class TournamentsConfig(AppConfig):
         # the same cards at every table: no peeking at another table's board
         watch_guards.register("tournaments.own_table_only", may_watch_table)
         read_guards.register("tournaments.board_finished_everywhere", may_read_board)
+        table_links.register("tournaments.back_to_the_tournament", tournament_link)
         # under make run, where no beat runs (beat: sweep-tournaments)
         periodic_sweeps.register("tournaments.sweep", sweep)
         replay_panels.register("tournaments.same_hand", ReplayPanel(

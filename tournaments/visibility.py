@@ -10,11 +10,16 @@ Anyone else watches and reads as the games' own policy says."""
 
 from __future__ import annotations
 
+from django.urls import reverse
+from django.utils.translation import gettext
+
 from games.models import Seat
 from tournaments.models import Board, Entry, Tournament
 
 
-def may_watch_table(user, table_id: int) -> bool | None:
+def may_watch_table(user, table_id: int) -> str | None:
+    """An entrant of the running tournament may watch no table but their own: the
+    refusal's message; None leaves it to the games' own policy."""
     tournament = Tournament.objects.filter(room__tables=table_id,
                                            status=Tournament.Status.RUNNING).first()
     if tournament is None or user is None or not user.is_authenticated:
@@ -23,7 +28,7 @@ def may_watch_table(user, table_id: int) -> bool | None:
         return None
     if Entry.objects.filter(tournament=tournament, user_id=user.pk,
                             withdrawn_at__isnull=True).exists():
-        return False
+        return gettext("比赛进行中，参赛者只能看自己的牌桌：每张牌桌打的是同一副牌")
     return None
 
 
@@ -45,3 +50,12 @@ def board_finished(tournament_id: int, round_number: int, board: int) -> bool:
     settled = Board.objects.filter(tournament_id=tournament_id, round=round_number,
                                    board=board, settled_at__isnull=False).count()
     return settled == tables
+
+
+def tournament_link(table) -> list[tuple[str, str]]:
+    """The table page's way back to the tournament its table plays for."""
+    tournament = Tournament.objects.filter(room_id=table.room_id).only("pk", "name").first()
+    if tournament is None:
+        return []
+    return [(gettext("返回比赛：%(name)s") % {"name": tournament.name},
+             reverse("tournament", args=[tournament.pk]))]

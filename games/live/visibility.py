@@ -19,9 +19,10 @@ when it is None: an anonymous user's missing id must not match an empty seat's.
 from __future__ import annotations
 
 from django.contrib.auth.models import AnonymousUser
+from django.utils.translation import gettext
 
 from accounts.models import User
-from games.hooks.visibility import guards_let_read, guards_let_watch
+from games.hooks.visibility import guards_let_read, watch_guard_refusal
 from games.models import GameRecord, PrivateTable, Seat, Table
 
 Viewer = User | AnonymousUser | None
@@ -51,10 +52,18 @@ def closed_private(table_id: int) -> PrivateTable | None:
 def may_watch(user: Viewer, table_id: int) -> bool:
     """Whether ``user`` may open the table (its page, its socket) without a seat there:
     any table but a private one without spectators, which only its insiders may."""
-    if not guards_let_watch(user, table_id):  # the apps' own rules (games.hooks.visibility)
-        return False
+    return watch_refusal(user, table_id) is None
+
+
+def watch_refusal(user: Viewer, table_id: int) -> str | None:
+    """Why ``user`` may not open the table, in words for them; None if they may."""
+    refused = watch_guard_refusal(user, table_id)  # the apps' own rules
+    if refused is not None:
+        return refused if isinstance(refused, str) else gettext("你现在不能旁观这张牌桌")
     private = closed_private(table_id)
-    return private is None or private_insider(user, private)
+    if private is not None and not private_insider(user, private):
+        return gettext("这张好友房不允许旁观")
+    return None
 
 
 def may_read_game(user: Viewer, record: GameRecord) -> bool:

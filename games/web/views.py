@@ -18,12 +18,13 @@ from django_htmx.http import HttpResponseClientRedirect
 from accounts.models import Level
 from accounts.titles import level_title
 from games.errors import ActionError
+from games.hooks.table_links import links_for
 from games.ladders import ladder_titles, own_ladder
 from games.live import seating
 from games.live.lobby import rooms_context
 from games.live.quick_chat import chat_config
 from games.live.snapshots import table_state
-from games.live.visibility import may_watch
+from games.live.visibility import watch_refusal
 from games.models import Seat, Table
 from games.onboarding import beginner_room
 from games.rule_set_names import rule_set_name
@@ -88,8 +89,9 @@ def table_page(request: HttpRequest, table_id: int) -> HttpResponse:
     everything else."""
     table = get_object_or_404(Table.objects.select_related("room__rule_set", "current_game"),
                               pk=table_id)
-    if not may_watch(request.user, table.pk):
-        messages.error(request, _("这张好友房不允许旁观"))
+    refused = watch_refusal(request.user, table.pk)
+    if refused is not None:
+        messages.error(request, refused)
         return _go(request, reverse("lobby"))
     state = table_state(table)
     my_seat = next((seat for seat in state["seats"] if seat["user"] == request.user.pk), None)
@@ -128,6 +130,7 @@ def table_page(request: HttpRequest, table_id: int) -> HttpResponse:
         config["private_panel"] = reverse("private-panel", args=[table.pk])
     return render(request, "games/table.html", {
         "table": table, "state": state, "my_seat": my_seat, "seats": seats,
+        "links": links_for(table),
         "config": config, "strings": table_strings(), **panel})
 
 

@@ -65,6 +65,15 @@ def test_no_peeking_at_a_board_until_every_table_has_finished_it():
     assert may_watch(people[0], seat.table_id)
     outsider, = make_people(1, coins=0, prefix="o")
     assert may_watch(outsider, other.table_id)
+    # The page says why (the same deals at every table), not the private tables' reason;
+    # my own table's page links back to the tournament.
+    client = Client()
+    client.force_login(people[0])
+    refused = client.get(f"/tables/{other.table_id}/", follow=True).content.decode()
+    assert "参赛者只能看自己的牌桌" in refused and "这张好友房不允许旁观" not in refused
+    own = client.get(f"/tables/{seat.table_id}/")
+    assert own.status_code == 200
+    assert f'href="/tournaments/{tournament.pk}/"' in own.content.decode()
     if other.game.status == GameRecord.Status.ENDED:
         assert not may_read_game(people[0], other.game)
         assert not may_read_game(outsider, other.game)
