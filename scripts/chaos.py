@@ -24,8 +24,6 @@ from __future__ import annotations
 
 import argparse
 import asyncio
-import contextlib
-import json
 import os
 import random
 import signal
@@ -39,6 +37,7 @@ sys.path.insert(0, ROOT)
 sys.path.insert(0, os.path.join(ROOT, "scripts"))
 
 from chaos_checks import (  # noqa: E402
+    flood_socket,
     malformed_frames,
     prepare,
     queue_analyses,
@@ -47,8 +46,6 @@ from chaos_checks import (  # noqa: E402
 )
 from loadtest import _percentile  # noqa: E402
 from stack import Stack, add_stack_arguments, log  # noqa: E402
-from websockets.asyncio.client import connect  # noqa: E402
-from websockets.exceptions import ConnectionClosed  # noqa: E402
 
 from games.loadtest.socket_player import ReconnectingBotClient, Stats  # noqa: E402
 
@@ -199,41 +196,14 @@ class Chaos:
                   "dropped": 0}
         stop = asyncio.Event()
 
-        async def one() -> None:
-            opened = False
-            try:
-                async with connect(url, origin=f"http://127.0.0.1:{self.args.web_ports[0]}",
-                                   additional_headers={"Cookie": f"sessionid={session}"},
-                                   open_timeout=30, max_queue=None) as socket:
-                    counts["opened"] += 1
-                    opened = True
-
-                    async def read() -> None:
-                        with contextlib.suppress(ConnectionClosed):  # one() counts the close
-                            async for raw in socket:
-                                kind = json.loads(raw).get("type")
-                                if kind in ("snapshot", "error"):
-                                    counts[kind + "s"] += 1
-                    reader = asyncio.create_task(read())
-                    while not stop.is_set():
-                        await socket.send(json.dumps({"type": "snapshot"}))
-                        try:
-                            await asyncio.wait_for(stop.wait(), 1 / self.args.flood_rate)
-                        except TimeoutError:
-                            pass
-                    reader.cancel()
-            except ConnectionClosed as closed:
-                # 4429: the per-user socket cap closed it (docs/protocol.md), as it should.
-                capped = closed.rcvd is not None and closed.rcvd.code == 4429
-                counts["capped" if capped else "dropped" if opened else "refused"] += 1
-            except Exception:
-                counts["dropped" if opened else "refused"] += 1
-
         before = len(self.stats.latencies)
         base_p99 = _percentile(self.stats.latencies[-500:], 0.99)
         log(f"fault: flood of {self.args.flood_sockets} sockets")
         began = now_utc()
-        tasks = [asyncio.create_task(one()) for _ in range(self.args.flood_sockets)]
+        origin = f"http://127.0.0.1:{self.args.web_ports[0]}"
+        tasks = [asyncio.create_task(flood_socket(url, origin, session, self.args.flood_rate,
+                                                  stop, counts))
+                 for _ in range(self.args.flood_sockets)]
         await asyncio.sleep(self.args.flood_seconds)
         stop.set()
         await asyncio.wait(tasks, timeout=30)

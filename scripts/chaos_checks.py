@@ -1,11 +1,12 @@
-"""scripts/chaos.py's additions for the queues and outages: private tables and stored
-games to analyse (set up once the tables are seated), analyses queued during the run,
-and the checks read at the end (the sweeper's lag outside the faults, private tables
-and analyses)."""
+"""scripts/chaos.py's parts: private tables and stored games to analyse (set up once
+the tables are seated), analyses queued during the run, the abusive clients (a flood
+socket, malformed frames) and the checks read at the end (the sweeper's lag outside the
+faults, private tables and analyses)."""
 
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import json
 import os
 import time
@@ -15,6 +16,7 @@ from datetime import datetime, timedelta
 
 from loadtest import _percentile
 from websockets.asyncio.client import connect
+from websockets.exceptions import ConnectionClosed
 
 # Run in `manage.py shell` once the tables are seated: the first --private-tables tables
 # become private (hosted by their first seat's player; every other one without
@@ -127,6 +129,38 @@ def run_checks(stack, args, outages: list) -> tuple[list[str], list[str]]:
                                            if status != "queued"):
         reasons.append("no analysis ran")
     return lines, reasons
+
+
+async def flood_socket(url: str, origin: str, session: str, rate: float,
+                       stop: asyncio.Event, counts: dict[str, int]) -> None:
+    """One socket of the flood: asks for a snapshot ``rate`` times a second until
+    ``stop``, and counts in ``counts`` how it opened, what it heard and how it ended."""
+    opened = False
+    try:
+        async with connect(url, origin=origin,
+                           additional_headers={"Cookie": f"sessionid={session}"},
+                           open_timeout=30, max_queue=None) as socket:
+            counts["opened"] += 1
+            opened = True
+
+            async def read() -> None:
+                with contextlib.suppress(ConnectionClosed):  # the caller counts the close
+                    async for raw in socket:
+                        kind = json.loads(raw).get("type")
+                        if kind in ("snapshot", "error"):
+                            counts[kind + "s"] += 1
+            reader = asyncio.create_task(read())
+            while not stop.is_set():
+                await socket.send(json.dumps({"type": "snapshot"}))
+                with contextlib.suppress(TimeoutError):
+                    await asyncio.wait_for(stop.wait(), 1 / rate)
+            reader.cancel()
+    except ConnectionClosed as closed:
+        # 4429: the per-user socket cap closed it (docs/protocol.md), as it should.
+        capped = closed.rcvd is not None and closed.rcvd.code == 4429
+        counts["capped" if capped else "dropped" if opened else "refused"] += 1
+    except Exception:
+        counts["dropped" if opened else "refused"] += 1
 
 
 async def malformed_frames(url: str, origin: str, session: str) -> dict[str, str]:

@@ -24,7 +24,7 @@ from .instruments import (
 
 def django_pool():
     """This process's pool of Django's default database (settings.base.pooled_postgres),
-    or None without one (SQLite, or PostgreSQL without the pool)."""
+    or None where a database is configured without it (settings of one's own)."""
     return getattr(connections["default"], "pool", None)
 
 
