@@ -91,7 +91,8 @@ class Chaos:
                 self.clients.append(ReconnectingBotClient(
                     f"{base}/ws/table/{table['table']}/", seat["session"],
                     "http://" + base.split("//")[1], self.stats, think=args.think,
-                    jitter=args.jitter, rng=random.Random(rng.random()), idle=args.idle))
+                    jitter=args.jitter, rng=random.Random(rng.random()), idle=args.idle,
+                    seats=len(table["seats"])))
         sampler = asyncio.create_task(self.sample_connections())
         # The clients play with no end until the faults are done, then each is told to
         # finish the game at hand (stop_after).
@@ -320,6 +321,8 @@ class Chaos:
         reasons.extend(outside)
         if self.died:
             reasons.append(f"died: {', '.join(self.died)}")
+        if self.flood and not self.flood["samples"]:
+            reasons.append("no action timed during the flood")
         if self.flood and self.flood["p99"] > args.max_flood_p99:
             reasons.append(f"flood p99 {self.flood['p99'] * 1000:.0f} ms > "
                            f"{args.max_flood_p99 * 1000:.0f} ms")
