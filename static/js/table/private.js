@@ -42,7 +42,12 @@ export function refreshPrivatePanel() {
           current.replaceWith(fresh);
         }
       }
-      tellLostSeat();
+      // A seat change came while this request was on its way: its answer may be from
+      // before the change (the seats emptied by a close, the panel not yet closed), so
+      // the next request's answer tells why the seat was lost.
+      if (!again) {
+        tellLostSeat();
+      }
     })
     .catch(() => {})
     .finally(() => {
