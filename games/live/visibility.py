@@ -59,7 +59,7 @@ def watch_refusal(user: Viewer, table_id: int) -> str | None:
     """Why ``user`` may not open the table, in words for them; None if they may."""
     refused = watch_guard_refusal(user, table_id)  # the apps' own rules
     if refused is not None:
-        return refused if isinstance(refused, str) else gettext("你现在不能旁观这张牌桌")
+        return refused
     private = closed_private(table_id)
     if private is not None and not private_insider(user, private):
         return gettext("这张好友房不允许旁观")
