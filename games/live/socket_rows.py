@@ -13,7 +13,7 @@ from __future__ import annotations
 import os
 import socket
 import uuid
-from datetime import timedelta
+from datetime import UTC, datetime, timedelta
 
 from django.conf import settings
 from django.utils import timezone
@@ -71,8 +71,35 @@ def process_silent_after() -> timedelta | None:
 
 async def process_beat() -> None:
     """This process is alive: its row is written or moved on, in one statement on the
-    loop's own connection."""
+    loop's own connection. Not once it is stopping (games.live.process_stop)."""
+    if _stopping:
+        return
     await action_pool.execute(_BEAT_SQL, {"name": this_process(), "now": timezone.now()})
+
+
+_stopping = False
+
+
+def mark_stopping() -> None:
+    """This process is stopping: no more beats, and its sockets' closes keep their rows."""
+    global _stopping
+    _stopping = True
+
+
+def stopping() -> bool:
+    return _stopping
+
+
+async def process_stopped() -> None:
+    """This process's row says it has been silent since long ago, so the turns of players
+    whose sockets it held are not timed out (lost_with_its_process)."""
+    mark_stopping()
+    await action_pool.execute(_BEAT_SQL, {"name": this_process(), "now": _LONG_AGO})
+
+
+def forget_stopping_for_tests() -> None:
+    global _stopping
+    _stopping = False
 
 
 def lost_with_its_process(user_id: int, table_id: int) -> bool:
@@ -99,6 +126,7 @@ def forget_gone_processes() -> int:
     return SocketProcess.objects.filter(name__in=gone).delete()[0] if gone else 0
 
 
+_LONG_AGO = datetime(2000, 1, 1, tzinfo=UTC)
 _BEAT_SQL = (f"INSERT INTO {SocketProcess._meta.db_table} (name, seen_at) "
              "VALUES (%(name)s, %(now)s) "
              "ON CONFLICT (name) DO UPDATE SET seen_at = EXCLUDED.seen_at")

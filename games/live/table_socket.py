@@ -20,6 +20,7 @@ from common.metrics.action_clock import action_received
 from games.errors import ActionError
 from games.live import (
     presence,
+    process_stop,
     quick_chat,
     seating,
     snapshots,
@@ -81,6 +82,7 @@ class TableConsumer(DirectDispatchMixin, AsyncJsonWebsocketConsumer):
         # their code once the one read below says so.
         await self.accept()
         ensure_sweeper()
+        process_stop.watch_stop_signals()
         self.opened = True  # from here disconnect undoes what opening may have done
         try:
             opened = await db(presence.open_socket)(user, self.table_id, self.channel_name)
@@ -116,6 +118,8 @@ class TableConsumer(DirectDispatchMixin, AsyncJsonWebsocketConsumer):
         if self.seat is not None:
             await self.channel_layer.group_discard(seat_group(self.table_id, self.seat),
                                                    self.channel_name)
+        if process_stop.stopping():
+            return  # closed by this process's stop: the row stays, as a killed process's
         # Every opened socket has a presence row: the seat is away only when its user's
         # last socket at the table has closed (games.live.presence).
         await db(presence.socket_closed)(user_id=self.user_id, table_id=self.table_id,

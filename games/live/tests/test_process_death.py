@@ -6,12 +6,14 @@ stopped beating is not timed out: it gets its full time again and the table is t
 deadline themselves instead of killing a process and waiting on the clock."""
 
 import asyncio
+import os
+import signal
 from datetime import datetime, timedelta
 
 import pytest
 from django.utils import timezone
 
-from games.live import socket_rows, sweeps
+from games.live import action_pool, process_stop, socket_rows, sweeps
 from games.live.seating import room_quick_join
 from games.models import GameRecord, SocketProcess, TableSocket
 from games.testing.live_helpers import (
@@ -38,6 +40,8 @@ def beats(settings):
     # Closing the clients does not put their seats in 托管 (the tests' default grace
     # is none): the turn stays a person's.
     settings.GAMES_DISCONNECT_GRACE_SECONDS = 60
+    yield
+    socket_rows.forget_stopping_for_tests()  # a test that stopped "the server"
 
 
 def two_people():
@@ -165,3 +169,83 @@ def test_the_heartbeat_writes_its_process_row_and_moves_it_on(settings):
     name, first, second = run(scenario)
     assert name == socket_rows.this_process()
     assert second > first
+
+
+def test_a_socket_closed_by_its_process_stopping_keeps_its_row_and_its_turn_is_not_timed_out():
+    alice, bob, table_id = two_people()
+
+    async def scenario():
+        a, b = await connect_all(table_id, alice, bob)
+        game_id = await start_game([a, b])
+        user = await db(on_turn)(game_id)
+        before = await db(deadline_of)(game_id)
+        # What the stop signal does, then the server closing its sockets (1012).
+        await socket_rows.process_stopped()
+        for client in (a, b):
+            await client.communicator.disconnect(code=1012)
+        rows = await db(lambda: sorted(TableSocket.objects.values_list("user_id", flat=True)))()
+        await db(expire_turn)(game_id)
+        moved = await db(sweeps.sweep_deadlines)()
+        return game_id, user, before, rows, moved
+
+    game_id, user, before, rows, moved = run(scenario)
+    assert rows == sorted([alice.pk, bob.pk])  # kept, as a killed process's
+    assert socket_rows.lost_with_its_process(user, table_id)
+    assert moved == 0
+    assert events_of(game_id, "timeout") == []
+    seq, deadline = deadline_of(game_id)
+    assert seq == before[0]
+    assert deadline > timezone.now() + timedelta(seconds=TURN_SECONDS - 15)
+
+
+def test_a_socket_closed_by_its_player_still_lets_the_turn_time_out():
+    # The control for the test above: the same closes from a running process.
+    alice, bob, table_id = two_people()
+
+    async def scenario():
+        a, b = await connect_all(table_id, alice, bob)
+        game_id = await start_game([a, b])
+        for client in (a, b):
+            await client.communicator.disconnect(code=1012)
+        await db(expire_turn)(game_id)
+        return game_id, await db(sweeps.sweep_deadlines)()
+
+    game_id, moved = run(scenario)
+    assert not TableSocket.objects.exists()
+    assert moved == 1
+    assert len(events_of(game_id, "timeout")) == 1
+
+
+def test_the_stop_signal_marks_the_process_stopped_then_calls_the_servers_handler():
+    heard = []
+    previous = signal.signal(signal.SIGUSR1, lambda number, frame: heard.append(number))
+    process_stop._watched.discard(signal.SIGUSR1)
+
+    async def scenario():
+        process_stop.watch_stop_signals(signals=(signal.SIGUSR1,))
+        os.kill(os.getpid(), signal.SIGUSR1)
+
+        async def silent():
+            while True:
+                seen = await db(lambda: SocketProcess.objects.filter(
+                    name=socket_rows.this_process()).values_list("seen_at", flat=True)
+                    .first())()
+                if seen is not None:
+                    return seen
+                await asyncio.sleep(0.02)
+        return await asyncio.wait_for(silent(), RECEIVE_SECONDS)
+
+    async def on_the_main_thread():  # as a server's loop runs: handlers are set there
+        try:
+            return await scenario()
+        finally:
+            await action_pool.close()
+
+    try:
+        seen = asyncio.run(on_the_main_thread())
+    finally:
+        signal.signal(signal.SIGUSR1, previous)
+        process_stop._watched.discard(signal.SIGUSR1)
+    assert heard == [signal.SIGUSR1]  # the server still stops as it would
+    assert process_stop.stopping()
+    assert seen < timezone.now() - timedelta(days=365)
