@@ -238,6 +238,10 @@ class ReconnectingBotClient(BotClient):
             first = False
             self.reconnects += 1
             self._acting = False
+            # An action sent just before the close may have died with the process: the
+            # snapshot after reconnecting says whether it is still this seat's turn (the
+            # server refuses a repeat by its seq).
+            self._acted_at = None
             await asyncio.sleep(delay * (0.5 + self.rng.random()))
             delay = min(delay * 2, 2.0)
 

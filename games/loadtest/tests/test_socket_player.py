@@ -73,3 +73,49 @@ def test_events_fold_into_the_players_view_and_a_gap_asks_for_a_snapshot():
     asyncio.run(client._handle({"type": "events", "game": 7, "seq": 15, "turn": None,
                                 "deadline": None, "events": public[13:15]}))
     assert client.seq == 12 and {"type": "snapshot"} in socket.sent
+
+
+def test_a_reconnecting_player_acts_again_when_its_action_died_with_the_server():
+    # The server stopped with the player's action unanswered: after reconnecting, the
+    # snapshot shows the same turn, and the player must act again, not wait for events
+    # that will never come (the restart test charged such a turn as a timeout).
+    from websockets.asyncio.server import serve
+
+    from games.loadtest.socket_player import ReconnectingBotClient
+
+    events = sample_log("qq", 1)
+    player = sample_players("qq")[0]
+    seq = next(n for n in range(2, len(events))
+               if (game := Game.replay(events[:n])).status == "playing"
+               and game.turn == game.players.index(player))
+    picture = json.dumps(snapshot(events[:seq], player))
+    actions: list[dict] = []
+
+    async def scenario() -> None:
+        acted_twice = asyncio.Event()
+
+        async def table(socket) -> None:
+            await socket.send(picture)
+            async for raw in socket:
+                message = json.loads(raw)
+                if message["type"] not in ("play", "pass"):
+                    continue
+                actions.append(message)
+                if len(actions) == 1:
+                    await socket.close(1012)  # stopped before acting on it
+                    return
+                acted_twice.set()
+
+        async with serve(table, "127.0.0.1", 0) as server:
+            port = server.sockets[0].getsockname()[1]
+            client = ReconnectingBotClient(f"ws://127.0.0.1:{port}", "session",
+                                           "http://127.0.0.1", Stats(), think=0, jitter=0)
+            running = asyncio.create_task(client.run(float("inf")))
+            try:
+                await asyncio.wait_for(acted_twice.wait(), 10)
+            finally:
+                running.cancel()
+
+    asyncio.run(scenario())
+    assert len(actions) == 2
+    assert actions[0]["seq"] == actions[1]["seq"] == seq
