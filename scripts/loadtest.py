@@ -22,7 +22,6 @@ from __future__ import annotations
 import argparse
 import asyncio
 import collections
-import gc
 import json
 import os
 import random
@@ -42,6 +41,7 @@ import psutil  # noqa: E402
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "shuangkou_site.settings.test")
 django.setup()
 
+from games.loadtest.client_gc import GcPauses, collector_off, collector_on  # noqa: E402
 from games.loadtest.server_metrics import loop_lag_buckets, window_summary  # noqa: E402
 from games.loadtest.socket_player import BotClient, Stats  # noqa: E402
 
@@ -51,24 +51,6 @@ SERVER = "uvicorn"  # the watched name whose CPU is the server's cost per action
 def _percentile(values: list[float], share: float) -> float:
     ordered = sorted(values)
     return ordered[min(len(ordered) - 1, int(len(ordered) * share))] if ordered else 0.0
-
-
-class GcPauses:
-    """The load client's own garbage-collection pauses: a pause delays every reading
-    taken meanwhile, so a long one would show as the server's latency (a full
-    collection of 800 clients' views took over 0.5 s). The client collects no cycles
-    while it measures (``_measure``); this counts what collections ran all the same."""
-
-    def __init__(self) -> None:
-        self.pauses: list[float] = []
-        self._began = 0.0
-        gc.callbacks.append(self._callback)
-
-    def _callback(self, phase: str, info: dict) -> None:
-        if phase == "start":
-            self._began = time.perf_counter()
-        else:
-            self.pauses.append(time.perf_counter() - self._began)
 
 
 class CpuMeter:
@@ -192,8 +174,7 @@ async def _measure(stats: Stats, meter: CpuMeter, pauses: GcPauses, clients: lis
         await asyncio.sleep(0.2)
     dealt = time.perf_counter() - started
     await asyncio.sleep(args.warmup)
-    gc.collect()
-    gc.disable()  # see GcPauses
+    collector_off()  # games.loadtest.client_gc
     await asyncio.sleep(1)  # the messages that queued up during the collection
     pauses_before = len(pauses.pauses)
     first_action = stats.actions
@@ -206,7 +187,7 @@ async def _measure(stats: Stats, meter: CpuMeter, pauses: GcPauses, clients: lis
         print(window_summary(lag_before, lag_after), flush=True)
     # The last actions of the window arrive after it: a collection now would delay them.
     await asyncio.sleep(2)
-    gc.enable()
+    collector_on()
     window_pauses = len(pauses.pauses) - pauses_before
     print(f"load client GC collections in the window: {window_pauses}", flush=True)
     for client in clients:

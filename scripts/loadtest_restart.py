@@ -43,6 +43,7 @@ import django  # noqa: E402
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "shuangkou_site.settings.test")
 django.setup()
 
+from games.loadtest.client_gc import GcPauses, collector_off, collector_on  # noqa: E402
 from games.loadtest.socket_player import ReconnectingBotClient, Stats  # noqa: E402
 
 
@@ -109,6 +110,8 @@ async def run(args: argparse.Namespace, stack: Stack, plan: dict) -> dict:
         await asyncio.sleep(0.2)
     log(f"every table dealt after {time.perf_counter() - started:.1f} s; warm-up")
     await asyncio.sleep(args.warmup)
+    collector_off()  # the client's collections would read as web0's latency
+    pauses = GcPauses()  # those that run all the same
     steady_from = time.perf_counter()
     await asyncio.sleep(args.steady)
     term_at = time.perf_counter()
@@ -122,6 +125,9 @@ async def run(args: argparse.Namespace, stack: Stack, plan: dict) -> dict:
     up_at = time.perf_counter()
     log(f"web1 stopped in {stopped_at - term_at:.1f} s, up again after {up_at - term_at:.1f} s")
     await asyncio.sleep(max(0.0, term_at + args.after - time.perf_counter()))
+    await asyncio.sleep(2)  # the after window's last actions are still arriving
+    collector_on()
+    client_collections = len(pauses.pauses)
     for client in clients:
         client.stop_after = time.perf_counter()
     done, pending = await asyncio.wait(tasks, timeout=args.grace)
@@ -143,6 +149,7 @@ async def run(args: argparse.Namespace, stack: Stack, plan: dict) -> dict:
                               "AND created_at >= %s", (term_utc,))[0][0],
         "unsettled": _unsettled(stack, plan, args),
         "errors": len(stats.errors), "pending": len(pending),
+        "client_collections": client_collections,
         "failures": [repr(t.exception()) for t in done
                      if not t.cancelled() and t.exception() is not None][:5],
     }
@@ -185,6 +192,7 @@ def report(figures: dict, args: argparse.Namespace) -> bool:
     print(f"web0 latency, {args.after:.0f} s from the SIGTERM: p50 "
           f"{_percentile(figures['after'], 0.5) * 1000:.1f} ms, p99 {after_p99:.1f} ms "
           f"({len(figures['after'])} samples); p99 ratio {ratio:.2f}")
+    print(f"load client GC collections while measuring: {figures['client_collections']}")
     print(f"turns charged as timeouts since the SIGTERM: {figures['timeouts']}")
     print(f"games lost or left unsettled: {figures['unsettled']}; protocol errors "
           f"{figures['errors']}, clients still running {figures['pending']}")
