@@ -25,6 +25,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import collections
 import os
 import random
 import signal
@@ -149,6 +150,7 @@ async def run(args: argparse.Namespace, stack: Stack, plan: dict) -> dict:
                               "AND created_at >= %s", (term_utc,))[0][0],
         "unsettled": _unsettled(stack, plan, args),
         "errors": len(stats.errors), "pending": len(pending),
+        "error_codes": dict(collections.Counter(code for code, _ in stats.errors)),
         "client_collections": client_collections,
         "failures": [repr(t.exception()) for t in done
                      if not t.cancelled() and t.exception() is not None][:5],
@@ -195,7 +197,8 @@ def report(figures: dict, args: argparse.Namespace) -> bool:
     print(f"load client GC collections while measuring: {figures['client_collections']}")
     print(f"turns charged as timeouts since the SIGTERM: {figures['timeouts']}")
     print(f"games lost or left unsettled: {figures['unsettled']}; protocol errors "
-          f"{figures['errors']}, clients still running {figures['pending']}")
+          f"{figures['errors']} {figures['error_codes'] or ''}, clients still running "
+          f"{figures['pending']}")
     for failure in figures["failures"]:
         print(f"  {failure}")
     met = (all_back and all_moved and last_back <= 10 and last_moved <= 10
