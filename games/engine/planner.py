@@ -13,11 +13,11 @@ every move, the expert bot and the hints for every decision.
 
 from __future__ import annotations
 
-from collections import OrderedDict
 from dataclasses import dataclass
 from itertools import product
 
 from .cards import ACE, BIG_JOKER, RANK_COUNT, SMALL_JOKER, TWO, Counts
+from .memo import Memo
 from .patterns import CHAIN_BOMB_LENGTHS, classify
 from .rulesets import RuleSet
 
@@ -83,22 +83,8 @@ def group_cost(group: Group) -> float:
     return 1.0 - 0.8 * group.control + lone
 
 
-class _Memo(OrderedDict):
-    """A memo that forgets its oldest entries one at a time past ``limit``: clearing
-    a few hundred thousand plans at once cost a decision hundreds of milliseconds."""
-
-    def __init__(self, limit: int) -> None:
-        super().__init__()
-        self.limit = limit
-
-    def __setitem__(self, key, value) -> None:
-        super().__setitem__(key, value)
-        if len(self) > self.limit:
-            self.popitem(last=False)
-
-
 _CACHE_LIMIT = 300_000
-_CACHE = _Memo(_CACHE_LIMIT)
+_CACHE = Memo(_CACHE_LIMIT)
 
 
 def plan(hand: Counts, rules: RuleSet) -> Plan:
@@ -228,7 +214,7 @@ def _place_wilds(rest: list[int], wilds: list[int], fixed: list[Group],
     return best
 
 
-_SPLIT_CACHE = _Memo(2 * _CACHE_LIMIT)
+_SPLIT_CACHE = Memo(2 * _CACHE_LIMIT)
 
 
 def _split(counts: Counts) -> tuple[list[Group], float]:
@@ -287,7 +273,7 @@ def _set_group(rank: int, count: int) -> Group:
     return Group(tuple(cards), _SET_KINDS[count], rank, count)
 
 
-_READINGS = _Memo(_CACHE_LIMIT)
+_READINGS = Memo(_CACHE_LIMIT)
 
 
 def reading_of(cards: Counts, rules: RuleSet):
