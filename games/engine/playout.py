@@ -4,6 +4,7 @@ of :mod:`.turns`, the real scoring) played to the end by the expert's policy."""
 from __future__ import annotations
 
 from operator import sub
+from time import thread_time
 
 from .cards import Counts
 from .expert import expert_move
@@ -93,16 +94,24 @@ class Sim:
         return min(sizes) if sizes else 0
 
 
-def rollout(sim: Sim, limit: int = 400) -> None:
+def rollout(sim: Sim, limit: int = 400, deadline: float | None = None) -> bool:
     """Play to the end with the expert's policy for every seat (:func:`expert_move`
-    without move generation; its plans are memoised)."""
+    without move generation; its plans are memoised). With ``deadline`` (a
+    ``thread_time()``), give up once past it and answer False: a rollout from a full
+    hand runs a hundred moves, too long to wait for at the end of a budget. The clock
+    is read every :data:`CLOCK_EVERY` moves, which costs nothing measurable."""
     rules = sim.rules
     hands = sim.hands
     sizes = sim.sizes
-    for _ in range(limit):
+    for move in range(limit):
         if sim.over:
-            return
+            return True
+        if deadline is not None and not move % CLOCK_EVERY and thread_time() > deadline:
+            return False
         seat = sim.turn
         sim.step(expert_move(hands[seat], sim.current, sim.current_seat, seat, sizes, rules,
                              full=False))
     raise RuntimeError("a rollout did not end")
+
+
+CLOCK_EVERY = 4

@@ -134,25 +134,19 @@ def _search(position: Position, *, seed: int, budget_ms: int, max_samples: int |
     while done < samples_cap and (done == 0 or thread_time() + sample_cost <= deadline):
         began = thread_time()
         hands = _determinize(position, rng, hints)
-        finished = []
-        for index in active:
-            if (done or not must_include) and thread_time() > deadline:
-                break  # out of time inside a sample: drop it, candidates stay paired
-            sim = Sim(position.rules, list(hands), position, cache)
-            sim.step(candidates[index])
-            rollout(sim)
-            finished.append((index, sim.team_value(position.seat)))
-        else:
-            for index, value in finished:
-                values[index].append(value)
-            done += 1
-            sample_cost = thread_time() - began
-            if done >= _RACE_START and done % _RACE_EVERY == 0 and len(active) > 1:
-                active = _race(active, values, done, keep_index)
-                if len(active) == 1:
-                    break
-            continue
-        break
+        # Analysis (must_include) waits for its first sample whatever the clock says.
+        finished = _sample(position, hands, [candidates[i] for i in active], cache,
+                           None if must_include and not done else deadline)
+        if finished is None:
+            break  # overtaken by the deadline: dropped whole, the candidates stay paired
+        for index, value in zip(active, finished):
+            values[index].append(value)
+        done += 1
+        sample_cost = thread_time() - began
+        if done >= _RACE_START and done % _RACE_EVERY == 0 and len(active) > 1:
+            active = _race(active, values, done, keep_index)
+            if len(active) == 1:
+                break
     if not done:  # not one whole sample in the budget: the expert's choice
         first = text_of(candidates[0])
         return {"best": first, "best_value": 0.0, "values": {first: 0.0}, "forced": False,
@@ -168,6 +162,20 @@ def _search(position: Position, *, seed: int, budget_ms: int, max_samples: int |
     return {"best": text_of(candidates[best_index]), "best_value": means[best_index],
             "values": {text_of(candidates[i]): mean for i, mean in means.items()},
             "forced": False, "samples": done, "clearly_better": clear}
+
+
+def _sample(position: Position, hands: list[Counts], candidates: list[Counts | None],
+            cache: dict, deadline: float | None) -> list[float] | None:
+    """Each candidate played out on one deal: the seat's team value for each, or None
+    when ``deadline`` overtakes a playout (a partial sample would unpair them)."""
+    finished = []
+    for cards in candidates:
+        sim = Sim(position.rules, list(hands), position, cache)
+        sim.step(cards)
+        if not rollout(sim, deadline=deadline):
+            return None
+        finished.append(sim.team_value(position.seat))
+    return finished
 
 
 _RACE_START = 6
