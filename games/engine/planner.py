@@ -90,9 +90,10 @@ _CACHE = Memo(_CACHE_LIMIT)
 def plan(hand: Counts, rules: RuleSet) -> Plan:
     """The cheapest plan for ``hand`` under ``rules`` (memoised)."""
     key = (hand, rules.name, rules.wildcards)
-    found = _CACHE.get(key)
+    shard = _CACHE.shards[hash(key) & _CACHE.mask]  # in place: this is the hot path
+    found = shard.get(key)
     if found is None:
-        found = _CACHE[key] = _plan(hand, rules)
+        found = _CACHE.put(shard, key, _plan(hand, rules))
     return found
 
 
@@ -154,7 +155,7 @@ def _only_jokers(hand: Counts) -> Counts:
 def _chain_bomb_choices(counts: list[int], rules: RuleSet) -> list:
     """No chain bomb, or the biggest one the natural cards make (3 … A)."""
     choices: list = [None]
-    if not rules.chain_bombs:
+    if not rules.chain_bombs or not _has_bomb_run(counts):
         return choices
     best = None
     for length in CHAIN_BOMB_LENGTHS:
@@ -170,6 +171,17 @@ def _chain_bomb_choices(counts: list[int], rules: RuleSet) -> list:
     if best is not None:
         choices.append(best)
     return choices
+
+
+def _has_bomb_run(counts: list[int]) -> bool:
+    """Whether three adjacent ranks 3 … A hold four cards or more each: most hands
+    do not, and the planner asks for every hand of every playout."""
+    run = 0
+    for count in counts[:ACE + 1]:
+        run = run + 1 if count >= 4 else 0
+        if run == CHAIN_BOMB_LENGTHS[0]:
+            return True
+    return False
 
 
 def _place_wilds(rest: list[int], wilds: list[int], fixed: list[Group],
@@ -219,9 +231,10 @@ _SPLIT_CACHE = Memo(2 * _CACHE_LIMIT)
 
 def _split(counts: Counts) -> tuple[list[Group], float]:
     """The cheapest split of cards with no bombs left into chains and sets."""
-    found = _SPLIT_CACHE.get(counts)
+    shard = _SPLIT_CACHE.shards[hash(counts) & _SPLIT_CACHE.mask]
+    found = shard.get(counts)
     if found is None:
-        found = _SPLIT_CACHE[counts] = _split_from(counts, 0)
+        found = _SPLIT_CACHE.put(shard, counts, _split_from(counts, 0))
     return found
 
 
@@ -231,7 +244,8 @@ def _split_from(counts: Counts, low: int) -> tuple[list[Group], float]:
     if low == RANK_COUNT:
         return [], 0.0
     key = (counts, low)
-    found = _SPLIT_CACHE.get(key)
+    shard = _SPLIT_CACHE.shards[hash(key) & _SPLIT_CACHE.mask]
+    found = shard.get(key)
     if found is not None:
         return found
     # The cards of the lowest rank form a set, or some start a chain here.
@@ -261,8 +275,7 @@ def _split_from(counts: Counts, low: int) -> tuple[list[Group], float]:
                 cost += group_cost(chain)
                 if cost < best[1]:
                     best = ([chain, *groups], cost)
-    _SPLIT_CACHE[key] = best
-    return best
+    return _SPLIT_CACHE.put(shard, key, best)
 
 
 def _set_group(rank: int, count: int) -> Group:
@@ -280,7 +293,8 @@ def reading_of(cards: Counts, rules: RuleSet):
     """The largest reading of a group's cards (memoised): what it records on a lead,
     and what decides whether it beats a play."""
     key = (cards, rules.name, rules.wildcards)
-    found = _READINGS.get(key)
+    shard = _READINGS.shards[hash(key) & _READINGS.mask]
+    found = shard.get(key)
     if found is None:
-        found = _READINGS[key] = classify(cards, rules)
+        found = _READINGS.put(shard, key, classify(cards, rules))
     return found

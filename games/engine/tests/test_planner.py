@@ -52,6 +52,17 @@ def test_four_jokers_stay_a_heavenly_bomb_and_pairs_make_a_chain():
                                                       ("SJ SJ BJ BJ", 7)]
 
 
+def test_a_chain_bomb_takes_three_adjacent_ranks_of_four_up_to_the_ace():
+    assert groups_text("5 5 5 5 6 6 6 6 7 7 7 7") == [("5 5 5 5 6 6 6 6 7 7 7 7", 7)]
+    assert groups_text("Q Q Q Q K K K K A A A A 2 2 2 2") == [
+        ("2 2 2 2", 4), ("Q Q Q Q K K K K A A A A", 7)]
+    # A gap, or a 2 as the third rank, leaves single-rank bombs.
+    assert groups_text("5 5 5 5 6 6 6 6 8 8 8 8") == [
+        ("5 5 5 5", 4), ("6 6 6 6", 4), ("8 8 8 8", 4)]
+    assert groups_text("K K K K A A A A 2 2 2 2") == [
+        ("2 2 2 2", 4), ("A A A A", 4), ("K K K K", 4)]
+
+
 def test_a_straight_takes_five_lone_cards():
     assert groups_text("3 4 5 6 7 K K") == [("3 4 5 6 7", 0), ("K K", 0)]
 
