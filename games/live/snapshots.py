@@ -8,32 +8,23 @@ import copy
 import threading
 from collections import OrderedDict
 
-from django.db.models import Exists, OuterRef
-
-from accounts.levels import level_at
-from accounts.selectors import point_balance
 from games.engine.game import Game
 from games.engine.scoring import level_multiplier
 from games.hooks.seat_fields import seat_fields
 from games.ladders import ladder_level, own_ladder
-from games.models import BotPlayer, GameEvent, GameRecord, Seat, Table
+from games.live.seat_rows import seat_rows
+from games.models import GameEvent, GameRecord, Table
 
 
 def table_state(table: Table) -> dict:
     """The table's public state: its seats with their players' names, levels, bot
-    flags and connections, read in one query (it is read at every seat change). In a
-    room whose rule set has a ladder of its own (classic, RULES §9) the levels are on
-    that ladder, and ``level_multiplier`` is the 等级倍率 of the players seated now."""
-    # The apps' fields (games.hooks.seat_fields) annotate the same query.
+    flags and connections, read in one query (games.live.seat_rows: it is read at every
+    seat change). In a room whose rule set has a ladder of its own (classic, RULES §9)
+    the levels are on that ladder, and ``level_multiplier`` is the 等级倍率 of the
+    players seated now."""
     fields = seat_fields.items()
-    extra = {key: value for _name, field in fields for key, value in field.annotations().items()}
-    seats = list(Seat.objects.filter(table=table).select_related("user", "table__room__rule_set")
-                 .annotate(points=point_balance("user_id"),
-                           level_number=level_at("points"),
-                           is_bot=Exists(BotPlayer.objects.filter(user_id=OuterRef("user_id"))),
-                           **extra)
-                 .order_by("index"))
-    ladder = own_ladder(seats[0].table.room.rule_set.config) if seats else None
+    seats = seat_rows(table.pk)
+    ladder = own_ladder(seats[0].config) if seats else None
     seated = [seat for seat in seats if seat.user_id is not None]
     state = {
         "id": table.pk, "room": table.room_id, "number": table.number, "status": table.status,
@@ -41,9 +32,9 @@ def table_state(table: Table) -> dict:
         "seats": [{
             "index": seat.index,
             "user": seat.user_id,
-            "name": str(seat.user) if seat.user else None,
+            "name": seat.name,
             "level": (ladder_level(ladder, seat.points) if ladder else seat.level_number)
-            if seat.user else None,
+            if seat.user_id is not None else None,
             "ready": seat.is_ready,
             "bot": seat.is_bot,
             "connected": seat.connected,

@@ -1,0 +1,73 @@
+"""A table's seats as plain rows for its public state (games.live.snapshots.table_state),
+read with SQL built once per process.
+
+The query annotates each seat with its player's point balance, level and bot flag
+(subqueries) and the apps' seat fields (games.hooks.seat_fields). Django built it anew
+at every read, about 4 ms of CPU, and the state is read at every seat announcement and
+every socket's first snapshot: the largest part of opening a table socket
+(docs/performance.md, "A start without a queue"). Its SQL differs between tables only
+in the table's id, so it is compiled once (per set of seat fields) with a stand-in id
+and run with the real one bound.
+"""
+
+from __future__ import annotations
+
+import json
+import threading
+from types import SimpleNamespace
+
+from django.db import connection
+from django.db.models import Exists, F, OuterRef
+
+from accounts.levels import level_at
+from accounts.selectors import point_balance
+from games.hooks.seat_fields import seat_fields
+from games.models import BotPlayer, Seat
+
+_STAND_IN_ID = -7_304_219  # no table has it: it marks the parameter to bind
+_compiled: dict[tuple[str, ...], tuple[str, tuple, int]] = {}
+_lock = threading.Lock()
+
+
+def seat_rows(table_id: int) -> list[SimpleNamespace]:
+    """The seats of ``table_id`` by index, each with ``index``, ``user_id``, ``is_ready``,
+    ``connected``, ``name`` (None when empty), ``points``, ``level_number``, ``is_bot``,
+    ``config`` (the room's rule set, as stored) and the seat fields' annotations; in one
+    query."""
+    sql, params, at = _compiled_query()
+    bound = params[:at] + (table_id,) + params[at + 1:]
+    with connection.cursor() as cursor:
+        cursor.execute(sql, bound)
+        names = [column.name for column in cursor.description]
+        rows = [SimpleNamespace(**dict(zip(names, values))) for values in cursor.fetchall()]
+    for row in rows:
+        row.name = (row.nickname or row.username) if row.user_id is not None else None
+        if isinstance(row.config, str):  # jsonb arrives as text for JSONField to decode
+            row.config = json.loads(row.config)
+    return rows
+
+
+def _compiled_query() -> tuple[str, tuple, int]:
+    key = tuple(name for name, _field in seat_fields.items())
+    with _lock:
+        kept = _compiled.get(key)
+    if kept is not None:
+        return kept
+    sql, params = _queryset(_STAND_IN_ID).query.sql_with_params()
+    kept = (sql, tuple(params), list(params).index(_STAND_IN_ID))
+    with _lock:
+        _compiled[key] = kept
+    return kept
+
+
+def _queryset(table_id: int):
+    extra = {key: value for _name, field in seat_fields.items()
+             for key, value in field.annotations().items()}
+    return (Seat.objects.filter(table_id=table_id)
+            .annotate(points=point_balance("user_id"), level_number=level_at("points"),
+                      is_bot=Exists(BotPlayer.objects.filter(user_id=OuterRef("user_id"))),
+                      **extra)
+            .order_by("index")
+            .values("index", "user_id", "is_ready", "connected", "points", "level_number",
+                    "is_bot", *extra, nickname=F("user__nickname"),
+                    username=F("user__username"), config=F("table__room__rule_set__config")))
