@@ -13,20 +13,20 @@ and run with the real one bound.
 from __future__ import annotations
 
 import json
-import threading
 from types import SimpleNamespace
 
 from django.db import connection
 from django.db.models import Exists, F, OuterRef
 
 from accounts.levels import level_at
+from accounts.models import User
 from accounts.selectors import point_balance
 from games.hooks.seat_fields import seat_fields
 from games.models import BotPlayer, Seat
 
 _STAND_IN_ID = -7_304_219  # no table has it: it marks the parameter to bind
+# Per set of seat fields; two threads compiling it at once both get the same SQL.
 _compiled: dict[tuple[str, ...], tuple[str, tuple, int]] = {}
-_lock = threading.Lock()
 
 
 def seat_rows(table_id: int) -> list[SimpleNamespace]:
@@ -40,23 +40,22 @@ def seat_rows(table_id: int) -> list[SimpleNamespace]:
         cursor.execute(sql, bound)
         names = [column.name for column in cursor.description]
         rows = [SimpleNamespace(**dict(zip(names, values))) for values in cursor.fetchall()]
+    config = rows[0].config if rows else None
+    if isinstance(config, str):  # jsonb arrives as text, for JSONField to decode
+        config = json.loads(config)
     for row in rows:
-        row.name = (row.nickname or row.username) if row.user_id is not None else None
-        if isinstance(row.config, str):  # jsonb arrives as text for JSONField to decode
-            row.config = json.loads(row.config)
+        row.config = config  # the table's one rule set, decoded once
+        row.name = str(User(nickname=row.nickname, username=row.username)) \
+            if row.user_id is not None else None
     return rows
 
 
 def _compiled_query() -> tuple[str, tuple, int]:
     key = tuple(name for name, _field in seat_fields.items())
-    with _lock:
-        kept = _compiled.get(key)
-    if kept is not None:
-        return kept
-    sql, params = _queryset(_STAND_IN_ID).query.sql_with_params()
-    kept = (sql, tuple(params), list(params).index(_STAND_IN_ID))
-    with _lock:
-        _compiled[key] = kept
+    kept = _compiled.get(key)
+    if kept is None:
+        sql, params = _queryset(_STAND_IN_ID).query.sql_with_params()
+        kept = _compiled[key] = (sql, tuple(params), list(params).index(_STAND_IN_ID))
     return kept
 
 
