@@ -21,7 +21,6 @@ from __future__ import annotations
 
 import argparse
 import asyncio
-import collections
 import json
 import os
 import random
@@ -149,9 +148,7 @@ async def main_async(args: argparse.Namespace) -> int:
             with open(args.json_out, "a") as handle:
                 handle.write(json.dumps({"label": args.label, "tables": len(tables),
                                          **result}) + "\n")
-    codes = collections.Counter(code for code, _ in stats.errors)
-    print(f"errors: {len(stats.errors)} protocol "
-          f"({', '.join(f'{code}: {count}' for code, count in codes.most_common())}), "
+    print(f"errors: {len(stats.errors)} protocol ({stats.error_codes()}), "
           f"{len(failures)} client failures, {len(pending)} clients still running at the end")
     for code, message in stats.errors[:5]:
         print(f"  [{code}] {message}")

@@ -25,7 +25,6 @@ from __future__ import annotations
 
 import argparse
 import asyncio
-import collections
 import os
 import random
 import signal
@@ -150,7 +149,7 @@ async def run(args: argparse.Namespace, stack: Stack, plan: dict) -> dict:
                               "AND created_at >= %s", (term_utc,))[0][0],
         "unsettled": _unsettled(stack, plan, args),
         "errors": len(stats.errors), "pending": len(pending),
-        "error_codes": dict(collections.Counter(code for code, _ in stats.errors)),
+        "error_codes": stats.error_codes(),
         "client_collections": client_collections,
         "failures": [repr(t.exception()) for t in done
                      if not t.cancelled() and t.exception() is not None][:5],
@@ -197,7 +196,7 @@ def report(figures: dict, args: argparse.Namespace) -> bool:
     print(f"load client GC collections while measuring: {figures['client_collections']}")
     print(f"turns charged as timeouts since the SIGTERM: {figures['timeouts']}")
     print(f"games lost or left unsettled: {figures['unsettled']}; protocol errors "
-          f"{figures['errors']} {figures['error_codes'] or ''}, clients still running "
+          f"{figures['errors']} ({figures['error_codes']}), clients still running "
           f"{figures['pending']}")
     for failure in figures["failures"]:
         print(f"  {failure}")

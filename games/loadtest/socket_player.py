@@ -12,6 +12,7 @@ seat. No Django settings: the engine (its ``codes_for`` included) and the
 from __future__ import annotations
 
 import asyncio
+import collections
 import json
 import random
 import time
@@ -49,6 +50,11 @@ class Stats:
     games_started: set = field(default_factory=set)
     games_ended: set = field(default_factory=set)
     games_settled: set = field(default_factory=set)
+
+    def error_codes(self) -> str:
+        """The errors by code, most frequent first: "stale: 3, busy: 1"."""
+        counts = collections.Counter(code for code, _message in self.errors)
+        return ", ".join(f"{code}: {count}" for code, count in counts.most_common())
 
     def note_receipt(self, key: tuple, seats: int) -> None:
         times = self.received.setdefault(key, [])

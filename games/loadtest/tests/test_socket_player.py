@@ -119,3 +119,10 @@ def test_a_reconnecting_player_acts_again_when_its_action_died_with_the_server()
     asyncio.run(scenario())
     assert len(actions) == 2
     assert actions[0]["seq"] == actions[1]["seq"] == seq
+
+
+def test_errors_are_told_by_code_most_frequent_first():
+    stats = Stats(errors=[("stale", "a"), ("busy", "b"), ("stale", "c"), (None, "d"),
+                          ("stale", "e")])
+    assert stats.error_codes() == "stale: 3, busy: 1, None: 1"
+    assert Stats().error_codes() == ""
