@@ -50,7 +50,3 @@ class Memo:
 
     def __len__(self) -> int:
         return sum(map(len, self.shards))
-
-    def clear(self) -> None:
-        for shard in self.shards:
-            shard.clear()
