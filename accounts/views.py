@@ -12,10 +12,10 @@ from django.db.models import QuerySet
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse_lazy
-from django.utils.http import url_has_allowed_host_and_scheme
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_http_methods
 
+from common.next_url import local_next
 from ledger.selectors import recent_games, user_entries
 
 from .forms import LoginForm, SignUpForm
@@ -65,11 +65,7 @@ def sign_up(request: HttpRequest) -> HttpResponse:
 
 
 def _safe_next(request: HttpRequest) -> str | None:
-    target = request.POST.get("next") or request.GET.get("next")
-    if target and url_has_allowed_host_and_scheme(
-            target, allowed_hosts={request.get_host()}, require_https=request.is_secure()):
-        return target
-    return None
+    return local_next(request, request.POST.get("next") or request.GET.get("next"))
 
 
 class LoginView(auth_views.LoginView):

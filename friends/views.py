@@ -9,12 +9,12 @@ from django.contrib.auth.decorators import login_required
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse
-from django.utils.http import url_has_allowed_host_and_scheme
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_POST
 from django_htmx.http import HttpResponseClientRedirect
 
 from accounts.models import User
+from common.next_url import local_next
 from games.errors import ActionError
 from games.live.seat_choice import seat_move
 from games.models import GameRecord, Seat
@@ -177,11 +177,7 @@ def _act(request: HttpRequest, act) -> HttpResponse:
 
 
 def _back(request: HttpRequest) -> HttpResponse:
-    target = request.POST.get("next") or reverse("friends")
-    if not url_has_allowed_host_and_scheme(target, allowed_hosts={request.get_host()},
-                                           require_https=request.is_secure()):
-        target = reverse("friends")
-    return _go(request, target)
+    return _go(request, local_next(request, request.POST.get("next")) or reverse("friends"))
 
 
 def _go(request: HttpRequest, url: str) -> HttpResponse:

@@ -110,6 +110,14 @@ def test_sign_up_goes_to_a_safe_next_page_and_ignores_another_site(client):
     assert response.url == reverse("play-now")
 
 
+@pytest.mark.django_db
+def test_a_next_that_is_not_a_path_sends_the_new_player_to_play(client):
+    # A bare word was taken for a view's name: a server error after the sign-up.
+    response = client.post(reverse("signup") + "?next=stranger1", sign_up_data())
+    assert response.status_code == 302 and response.url == reverse("play-now")
+    assert User.objects.filter(username=sign_up_data()["username"]).exists()
+
+
 @pytest.mark.parametrize(("overrides", "field", "message"), [
     ({"username": "", "nickname": "", "password1": "", "password2": ""}, "username",
      "必填"),

@@ -51,6 +51,19 @@ def test_a_request_and_its_acceptance_through_the_pages(client):
 
 
 @pytest.mark.django_db
+@pytest.mark.parametrize("next_", ["/friends/list/", "friends-nowhere", "https://evil.example/"])
+def test_an_answer_goes_back_to_a_path_of_this_site_and_nowhere_else(client, next_):
+    amy, ben = make_player("amy"), make_player("ben")
+    client.force_login(amy)
+    client.post("/friends/request/", {"username": ben.username})
+    client.force_login(ben)
+    answer = client.post(f"/friends/{amy.pk}/accept/", {"next": next_})
+    assert answer.status_code == 302
+    assert answer.url == (next_ if next_.startswith("/") else "/friends/")
+    assert services.are_friends(amy.pk, ben.pk)
+
+
+@pytest.mark.django_db
 def test_a_stranger_cannot_accept_invite_or_answer_for_others(client):
     amy, ben, eve = make_player("amy"), make_player("ben"), make_player("eve")
     services.friend_request(sender=amy, recipient=ben)
