@@ -3,7 +3,8 @@ same deals are played at every table of a round, so an entrant may not watch ano
 table, nor anyone read a board's game before every table has finished that board).
 games.live.visibility asks these after its own policy: a watch guard returns the
 refusal's message for the viewer, a read guard False to refuse; None (or True) leaves
-the decision to the others."""
+the decision to the others. A watch guard is not asked about a player seated at the
+table: they may always open it (their socket opens without the guards' queries)."""
 
 from __future__ import annotations
 

@@ -20,8 +20,8 @@ from django.db import transaction
 from django.utils import timezone
 
 from common.metrics.action_clock import events_sent
-from games.live.snapshots import table_state
-from games.models import GameRecord, Table
+from games.live.snapshots import table_state_by_id
+from games.models import GameRecord
 
 LOBBY_GROUP = "lobby"
 SEND_TIMEOUT_SECONDS = 5
@@ -167,21 +167,21 @@ def _sender_loop() -> asyncio.AbstractEventLoop:
         return _loop
 
 
-def announce_table(table_id: int) -> None:
+def announce_table(table_id: int, state: dict | None = None) -> None:
     """After commit, send the table's public state (seats, ready, connected) to its
-    sockets: read once here rather than by every socket of the table. Robust, as
+    sockets: read once here rather than by every socket of the table, or ``state`` when
+    the caller read it already in the transaction (the deal). Robust, as
     send_after_commit is and for its reasons."""
     def send() -> None:
-        table = Table.objects.filter(pk=table_id).first()
-        if table is not None:
-            send_now(table_group(table_id), {"type": "table.changed",
-                                             "table": table_state(table)})
+        public = state or table_state_by_id(table_id)
+        if public is not None:
+            send_now(table_group(table_id), {"type": "table.changed", "table": public})
 
     transaction.on_commit(send, robust=True)
 
 
-def announce_seats(table_id: int, room_id: int) -> None:
+def announce_seats(table_id: int, room_id: int, state: dict | None = None) -> None:
     """After commit, tell the table (its seats) and the lobby (its counts) that the
-    seats of a table changed."""
-    announce_table(table_id)
+    seats of a table changed; ``state`` as for :func:`announce_table`."""
+    announce_table(table_id, state)
     send_after_commit(LOBBY_GROUP, {"type": "lobby.changed", "room": room_id})

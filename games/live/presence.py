@@ -26,7 +26,7 @@ from datetime import timedelta
 
 from django.conf import settings
 from django.db import transaction
-from django.db.models import Exists, OuterRef
+from django.db.models import Exists, OuterRef, Q
 from django.utils import timezone
 
 from accounts.models import User
@@ -53,13 +53,21 @@ class Refusal:
 
 def open_socket(user: User, table_id: int, channel: str) -> Refusal | int | None:
     """A socket opening ``table_id``, in one trip to the database thread: its refusal
-    (games.live.visibility.socket_refusal), or its presence row written and the seat
-    its user holds here (None: watching)."""
-    refusal = socket_refusal(user, table_id)
+    (games.live.visibility.socket_refusal: none for a player seated there, which costs
+    no query), or its presence row written and the seat its user holds here (None:
+    watching). Three queries for a seated player (its seat, its row, the seat marked
+    present): at a cold start every socket opens at once."""
+    seat = _seat_of(user.pk, table_id)
+    refusal = socket_refusal(user, table_id, seated=seat is not None)
     if refusal is not None:
         return Refusal(refusal)
     socket_opened(user_id=user.pk, table_id=table_id, channel=channel)
-    return seat_here(user.pk, table_id)
+    if seat is None:
+        return None
+    # After the row is written: a close of this player's other socket from now on
+    # sees this one, and one before has set what the update below clears.
+    _mark_present(seat_id=seat[0], user_id=user.pk, table_id=table_id)
+    return seat[1]
 
 
 def seat_here(user_id: int, table_id: int) -> int | None:
@@ -67,20 +75,32 @@ def seat_here(user_id: int, table_id: int) -> int | None:
     sockets there follows it: back within the grace, the seat is not handed to 托管,
     and a seat shown offline is marked connected (and the table told, once per
     connection: the next call finds the flag set)."""
-    seat = Seat.objects.filter(user_id=user_id, table_id=table_id).first()
+    seat = _seat_of(user_id, table_id)
     if seat is None:
         return None
-    if seat.away_deadline is not None:
-        Seat.objects.filter(pk=seat.pk).update(away_deadline=None)
-    if not seat.connected and Seat.objects.filter(pk=seat.pk, connected=False) \
-            .update(connected=True):
+    _mark_present(seat_id=seat[0], user_id=user_id, table_id=table_id)
+    return seat[1]
+
+
+def _seat_of(user_id: int, table_id: int) -> tuple[int, int] | None:
+    """The id and index of the seat ``user_id`` holds at ``table_id``."""
+    return Seat.objects.filter(user_id=user_id, table_id=table_id).order_by() \
+        .values_list("pk", "index").first()
+
+
+def _mark_present(*, seat_id: int, user_id: int, table_id: int) -> None:
+    """The seat connected and its grace cleared, in one conditional update that
+    writes nothing when both are so already; the table is told when it changed."""
+    if Seat.objects.filter(Q(connected=False) | Q(away_deadline__isnull=False),
+                           pk=seat_id, user_id=user_id) \
+            .update(connected=True, away_deadline=None):
         announce_table(table_id)
-    return seat.index
 
 
 def socket_opened(*, user_id: int, table_id: int, channel: str) -> None:
-    TableSocket.objects.get_or_create(channel=channel, defaults={
-        "user_id": user_id, "table_id": table_id, "process": this_process()})
+    # One INSERT: a channel name is the layer's own and never opens twice.
+    TableSocket.objects.create(channel=channel, user_id=user_id, table_id=table_id,
+                               process=this_process())
 
 
 def socket_closed(*, user_id: int, table_id: int, channel: str) -> None:

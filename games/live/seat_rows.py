@@ -32,8 +32,9 @@ _compiled: dict[tuple[str, ...], tuple[str, tuple, int]] = {}
 def seat_rows(table_id: int) -> list[SimpleNamespace]:
     """The seats of ``table_id`` by index, each with ``index``, ``user_id``, ``is_ready``,
     ``connected``, ``name`` (None when empty), ``points``, ``level_number``, ``is_bot``,
-    ``config`` (the room's rule set, as stored) and the seat fields' annotations; in one
-    query."""
+    ``config`` (the room's rule set, as stored), the seat fields' annotations and the
+    table's own columns (``table_room``, ``table_number``, ``table_status``,
+    ``table_game``: its public state needs no read of its own); in one query."""
     sql, params, at = _compiled_query()
     bound = params[:at] + (table_id,) + params[at + 1:]
     with connection.cursor() as cursor:
@@ -69,4 +70,6 @@ def _queryset(table_id: int):
             .order_by("index")
             .values("index", "user_id", "is_ready", "connected", "points", "level_number",
                     "is_bot", *extra, nickname=F("user__nickname"),
-                    username=F("user__username"), config=F("table__room__rule_set__config")))
+                    username=F("user__username"), config=F("table__room__rule_set__config"),
+                    table_room=F("table__room_id"), table_number=F("table__number"),
+                    table_status=F("table__status"), table_game=F("table__current_game_id")))

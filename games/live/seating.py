@@ -166,18 +166,10 @@ def sit_by_id(*, user_id: int, table_id: int, seat_index) -> Seat:
 
 
 def stand_by_id(*, user_id: int) -> None:
-    table_stand(user=User.objects.get(pk=user_id))
-
-
-def ready_by_id(*, user_id: int, ready: bool) -> Seat:
-    return table_ready(user=User.objects.get(pk=user_id), ready=ready)
-
-
-def table_stand(*, user: User) -> None:
-    """Leave a waiting table. During a game, leaving is an escape (games.live.lifecycle)."""
+    """:func:`table_stand` for a table socket: by id, with no read of the user."""
     with transaction.atomic():
         seat, table = _my_waiting_table(
-            user, _("你没有就座"), _("对局进行中：现在离开按逃跑处理（请用“离开对局”）"))
+            user_id, _("你没有就座"), _("对局进行中：现在离开按逃跑处理（请用“离开对局”）"))
         # `connected` belongs to the occupant's socket: an emptied seat is not connected.
         Seat.objects.filter(pk=seat.pk).update(user=None, is_ready=False, ready_deadline=None,
                                                connected=False)
@@ -186,10 +178,19 @@ def table_stand(*, user: User) -> None:
         announce_seats(table.pk, table.room_id)
 
 
+def table_stand(*, user: User) -> None:
+    """Leave a waiting table. During a game, leaving is an escape (games.live.lifecycle)."""
+    stand_by_id(user_id=user.pk)
+
+
 def table_ready(*, user: User, ready: bool = True) -> Seat:
+    return ready_by_id(user_id=user.pk, ready=ready)
+
+
+def ready_by_id(*, user_id: int, ready: bool) -> Seat:
+    """Ready (or not) at the player's waiting table; the deal once all four are."""
     with transaction.atomic():
-        seat, table = _my_waiting_table(user, _("请先入座"), _("对局已经开始了"))
-        seat.refresh_from_db()
+        seat, table = _my_waiting_table(user_id, _("请先入座"), _("对局已经开始了"))
         seat.is_ready = ready
         seat.ready_deadline = None if ready else timezone.now() + timedelta(
             seconds=table.room.ready_seconds)
@@ -247,14 +248,19 @@ def table_unseat_unready(*, table_id: int) -> int:
 
 # --- internals --------------------------------------------------------------------------
 
-def _my_waiting_table(user: User, not_seated, not_waiting) -> tuple[Seat, Table]:
-    """The player's seat and its table, locked and waiting for a game."""
-    seat = Seat.objects.filter(user=user).first()
-    if seat is None:
+def _my_waiting_table(user_id: int, not_seated, not_waiting) -> tuple[Seat, Table]:
+    """The player's seat and its table, locked and waiting for a game: the seat read
+    after the lock, so as the table's other writers left it."""
+    table_id = Seat.objects.filter(user_id=user_id).order_by() \
+        .values_list("table_id", flat=True).first()
+    if table_id is None:
         raise ActionError(not_seated)
-    table = locked_table(seat.table_id)
+    table = locked_table(table_id)
     if table.status != Table.Status.WAITING:
         raise ActionError(not_waiting)
+    seat = Seat.objects.filter(user_id=user_id, table_id=table_id).order_by().first()
+    if seat is None:  # stood up before the lock
+        raise ActionError(not_seated)
     return seat, table
 
 

@@ -22,13 +22,30 @@ def table_state(table: Table) -> dict:
     seat change). In a room whose rule set has a ladder of its own (classic, RULES §9)
     the levels are on that ladder, and ``level_multiplier`` is the 等级倍率 of the
     players seated now."""
+    return _public_state(seat_rows(table.pk), id=table.pk, room=table.room_id,
+                         number=table.number, status=table.status,
+                         game=table.current_game_id)
+
+
+def table_state_by_id(table_id: int) -> dict | None:
+    """:func:`table_state` of a table known by its id, the table's columns read with its
+    seats in the same one query; None when there is no such table (every table has
+    its seats from its creation, games.live.seating.table_create)."""
+    seats = seat_rows(table_id)
+    if not seats:
+        return None
+    first = seats[0]
+    return _public_state(seats, id=table_id, room=first.table_room, number=first.table_number,
+                         status=first.table_status, game=first.table_game)
+
+
+def _public_state(seats: list, *, id: int, room: int, number: int, status: str,
+                  game: int | None) -> dict:
     fields = seat_fields.items()
-    seats = seat_rows(table.pk)
     ladder = own_ladder(seats[0].config) if seats else None
     seated = [seat for seat in seats if seat.user_id is not None]
     state = {
-        "id": table.pk, "room": table.room_id, "number": table.number, "status": table.status,
-        "game": table.current_game_id,
+        "id": id, "room": room, "number": number, "status": status, "game": game,
         "seats": [{
             "index": seat.index,
             "user": seat.user_id,
@@ -115,12 +132,17 @@ def seat_view(record: GameRecord, game: Game, user_id: int | None) -> dict:
 
 def table_snapshot(table_id: int, user_id: int) -> dict:
     """The ``snapshot`` message of ``table_id`` for ``user_id`` (docs/protocol.md): the
-    table, and its current game (else its last one) as this user may see it."""
-    table = Table.objects.get(pk=table_id)
+    table, and its current game (else its last one) as this user may see it: the table
+    with its seats in one query, the game's row in another, and the game's log only
+    where the engine kept for it is behind."""
+    table = table_state_by_id(table_id)
+    if table is None:
+        raise Table.DoesNotExist(f"no table {table_id}")
     game = None
-    record = GameRecord.objects.filter(pk=table.current_game_id).first() \
-        or table.games.order_by("-pk").first()
+    games = GameRecord.objects.order_by("-pk")
+    record = (games.filter(pk=table["game"]) if table["game"] is not None
+              else games.filter(table_id=table_id)).first()
     if record is not None:
         game = game_view(record, user_id)
-    return {"type": "snapshot", "table": table_state(table), "game": game,
+    return {"type": "snapshot", "table": table, "game": game,
             "seq": game["seq"] if game else 0}

@@ -78,7 +78,8 @@ def game_start(table: Table, seats: list[Seat], *, plan: DealPlan | None = None)
     # The players' coins after the freeze, read here in the deal's transaction (all
     # four at once) rather than by each socket afterwards (docs/protocol.md, "wallet").
     wallets = coin_wallets(record.players)
-    for seat, snapshot in enumerate(deal_snapshots(table, record, game)):
+    snapshots = deal_snapshots(table, record, game)
+    for seat, snapshot in enumerate(snapshots):
         user_id = record.players[seat]
         # To the group the player's sockets are in now, so that a swapped player's
         # socket gets its own snapshot too rather than reading it on the database
@@ -87,7 +88,9 @@ def game_start(table: Table, seats: list[Seat], *, plan: DealPlan | None = None)
         send_after_commit(seat_group(table.pk, listening[user_id]), {
             "type": "game.snapshot", "game": record.pk, "user": user_id,
             "snapshot": snapshot, "wallet": wallets[user_id]})
-    announce_seats(table.pk, table.room_id)
+    # The public state the snapshots carry, read in this transaction: the same as a
+    # read after commit, without the query.
+    announce_seats(table.pk, table.room_id, snapshots[0]["table"] if snapshots else None)
     return record
 
 

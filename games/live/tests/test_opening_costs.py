@@ -1,0 +1,139 @@
+"""What a cold start costs each socket on its process's one database thread
+(docs/performance.md, "A start without a queue"): a seated player's socket opens
+without the refusal checks and writes only what changed; the table's public state and
+a snapshot need no read of the table's row; a deal announces the state it read."""
+
+from datetime import timedelta
+
+import pytest
+from django.db import connection
+from django.test.utils import CaptureQueriesContext
+from django.utils import timezone
+
+from games.live.presence import Refusal, open_socket
+from games.live.private_tables import private_table_open
+from games.live.seating import room_quick_join, table_ready
+from games.live.snapshots import table_snapshot, table_state, table_state_by_id
+from games.models import Seat, Table, TableSocket
+from games.testing.live_helpers import make_person, make_room
+
+pytestmark = pytest.mark.django_db
+
+
+def _open(user, table_id: int, channel: str, capture):
+    with CaptureQueriesContext(connection) as queries, capture() as announced:
+        opened = open_socket(user, table_id, channel)
+    return opened, [query["sql"] for query in queries], announced
+
+
+def test_a_seated_players_socket_opens_in_three_queries_without_the_refusal_checks(
+        django_capture_on_commit_callbacks):
+    room = make_room()
+    alice, bob = make_person("alice"), make_person("bob")
+    room_quick_join(user=alice, room_id=room.pk)
+    seat = room_quick_join(user=bob, room_id=room.pk)
+
+    opened, sql, announced = _open(bob, seat.table_id, "chan-bob",
+                                   django_capture_on_commit_callbacks)
+
+    assert opened == seat.index
+    # its seat, its row, the seat marked connected; no table, private or tournament read
+    assert len(sql) == 3, sql
+    assert not any(name in text for text in sql
+                   for name in ("games_privatetable", "tournaments_", '"games_table"'))
+    assert len(announced) == 1  # the seat now shown connected
+    assert Seat.objects.get(pk=seat.pk).connected
+    assert TableSocket.objects.filter(channel="chan-bob", user=bob).exists()
+
+
+def test_a_second_socket_of_a_connected_player_changes_and_announces_nothing(
+        django_capture_on_commit_callbacks):
+    alice = make_person("alice")
+    seat = room_quick_join(user=alice, room_id=make_room().pk)
+    _open(alice, seat.table_id, "tab-1", django_capture_on_commit_callbacks)
+
+    opened, sql, announced = _open(alice, seat.table_id, "tab-2",
+                                   django_capture_on_commit_callbacks)
+
+    assert opened == seat.index and len(sql) == 3 and announced == []
+    assert TableSocket.objects.filter(user=alice).count() == 2
+
+
+def test_a_socket_back_within_the_grace_clears_it_and_shows_the_seat_connected(
+        django_capture_on_commit_callbacks):
+    alice = make_person("alice")
+    seat = room_quick_join(user=alice, room_id=make_room().pk)
+    Seat.objects.filter(pk=seat.pk).update(
+        connected=False, away_deadline=timezone.now() + timedelta(seconds=30))
+
+    opened, _sql, announced = _open(alice, seat.table_id, "back",
+                                    django_capture_on_commit_callbacks)
+
+    seat.refresh_from_db()
+    assert opened == seat.index and seat.connected and seat.away_deadline is None
+    assert len(announced) == 1
+
+
+def test_a_socket_of_someone_not_seated_still_meets_the_refusal_checks(
+        django_capture_on_commit_callbacks):
+    host, stranger = make_person("host"), make_person("stranger")
+    private = private_table_open(host=host, room_id=make_room().pk, spectators=False)
+    missing = Table.objects.order_by("-pk").values_list("pk", flat=True).first() + 1
+
+    refused, _sql, _ = _open(stranger, private.table_id, "peek",
+                             django_capture_on_commit_callbacks)
+    nowhere, _sql, _ = _open(stranger, missing, "lost", django_capture_on_commit_callbacks)
+    hosted, _sql, _ = _open(host, private.table_id, "host", django_capture_on_commit_callbacks)
+
+    assert refused == Refusal(4403) and nowhere == Refusal(4404)
+    assert hosted == Seat.objects.get(user=host).index
+    assert not TableSocket.objects.filter(channel__in=["peek", "lost"]).exists()
+
+
+def test_the_state_by_id_is_the_tables_state_read_with_its_seats_in_one_query(
+        django_assert_num_queries):
+    alice = make_person("alice")
+    table_id = room_quick_join(user=alice, room_id=make_room().pk).table_id
+    table_ready(user=alice)  # the test settings fill the table with bots: a game is dealt
+    table = Table.objects.get(pk=table_id)
+
+    with django_assert_num_queries(1):
+        by_id = table_state_by_id(table_id)
+
+    assert by_id == table_state(table)
+    assert by_id["status"] == Table.Status.PLAYING and by_id["game"] == table.current_game_id
+    assert table_state_by_id(table_id + 1000) is None
+
+
+def test_a_snapshot_before_any_deal_is_two_queries(django_assert_num_queries):
+    alice = make_person("alice")
+    table_id = room_quick_join(user=alice, room_id=make_room().pk).table_id
+
+    with django_assert_num_queries(2):  # the table with its seats; its last game (none)
+        snapshot = table_snapshot(table_id, alice.pk)
+
+    assert snapshot["game"] is None and snapshot["seq"] == 0
+    assert snapshot["table"]["seats"][0]["user"] == alice.pk
+    with pytest.raises(Table.DoesNotExist):
+        table_snapshot(table_id + 1000, alice.pk)
+
+
+def test_a_deal_announces_the_state_it_read_without_reading_again(
+        django_capture_on_commit_callbacks, monkeypatch):
+    alice = make_person("alice")
+    table_id = room_quick_join(user=alice, room_id=make_room().pk).table_id
+    sent = []
+    monkeypatch.setattr("games.live.broadcast.send_now",
+                        lambda group, message: sent.append((group, message)))
+
+    with django_capture_on_commit_callbacks() as callbacks:
+        table_ready(user=alice)
+    with CaptureQueriesContext(connection) as queries:
+        for callback in callbacks:
+            callback()
+
+    changed = [message["table"] for _group, message in sent
+               if message["type"] == "table.changed"]
+    table = Table.objects.get(pk=table_id)
+    assert changed == [table_state(table)] and changed[0]["status"] == Table.Status.PLAYING
+    assert not any("games_seat" in query["sql"] for query in queries)
