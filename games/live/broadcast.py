@@ -8,6 +8,7 @@ whole table carry public data only; a seat's own cards go to that seat's group.
 from __future__ import annotations
 
 import asyncio
+import contextvars
 import functools
 import logging
 import os
@@ -167,21 +168,73 @@ def _sender_loop() -> asyncio.AbstractEventLoop:
         return _loop
 
 
-def announce_table(table_id: int, state: dict | None = None) -> None:
+def announce_table(table_id: int, state: dict | None = None, *, shared: bool = False) -> None:
     """After commit, send the table's public state (seats, ready, connected) to its
     sockets: read once here rather than by every socket of the table, or ``state`` when
     the caller read it already in the transaction (the deal). Robust, as
-    send_after_commit is and for its reasons."""
+    send_after_commit is and for its reasons.
+
+    ``shared``: the change is a seat's `connected` or `ready` flag, which nothing orders
+    against the game's messages. In a server process its read is then a job of its own
+    on the database thread, queued after the work already there, and shared: the flips
+    that commit while it waits (at a start, each socket's `connected` and `ready`) are
+    all in the one state it reads, rather than a read and a message each. It reads
+    after they committed, so the last state sent is never older than the last change
+    announced. Any other change (who sits where, a deal, a reopening, whose message
+    comes just before `settled`) is read and sent in commit order."""
     def send() -> None:
-        public = state or table_state_by_id(table_id)
-        if public is not None:
-            send_now(table_group(table_id), {"type": "table.changed", "table": public})
+        if state is not None:
+            send_now(table_group(table_id), {"type": "table.changed", "table": state})
+            return
+        loop = _server_loop() if shared else None
+        if loop is None:  # in order, or not on a server: read now
+            _send_state(table_id)
+            return
+        with _reads_lock:
+            if table_id in _reads_queued:
+                return  # the queued read has not started: it will show this change
+            _reads_queued.add(table_id)
+        # In a context of its own: the database thread's (which call_soon would copy)
+        # marks that thread busy, and asgiref refuses to queue the read from it.
+        loop.call_soon_threadsafe(_queue_read, table_id, context=contextvars.Context())
 
     transaction.on_commit(send, robust=True)
 
 
-def announce_seats(table_id: int, room_id: int, state: dict | None = None) -> None:
+_reads_queued: set[int] = set()  # tables whose state read waits on the database thread
+_reads_lock = threading.Lock()
+
+
+def _queue_read(table_id: int) -> None:
+    task = asyncio.ensure_future(database_sync_to_async(_read_queued)(table_id))
+    _sending.add(task)
+    task.add_done_callback(functools.partial(_read_done, table_id))
+
+
+def _read_queued(table_id: int) -> None:
+    with _reads_lock:
+        _reads_queued.discard(table_id)  # a change committed from now on queues its own
+    _send_state(table_id)
+
+
+def _read_done(table_id: int, task: asyncio.Task) -> None:
+    _sending.discard(task)
+    if task.cancelled() or task.exception() is not None:
+        with _reads_lock:  # a read that never ran must not hold the table's next ones
+            _reads_queued.discard(table_id)
+        if not task.cancelled():
+            logger.error("a table's state could not be read", exc_info=task.exception())
+
+
+def _send_state(table_id: int) -> None:
+    public = table_state_by_id(table_id)
+    if public is not None:
+        send_now(table_group(table_id), {"type": "table.changed", "table": public})
+
+
+def announce_seats(table_id: int, room_id: int, state: dict | None = None, *,
+                   shared: bool = False) -> None:
     """After commit, tell the table (its seats) and the lobby (its counts) that the
-    seats of a table changed; ``state`` as for :func:`announce_table`."""
-    announce_table(table_id, state)
+    seats of a table changed; ``state`` and ``shared`` as for :func:`announce_table`."""
+    announce_table(table_id, state, shared=shared)
     send_after_commit(LOBBY_GROUP, {"type": "lobby.changed", "room": room_id})

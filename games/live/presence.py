@@ -94,7 +94,7 @@ def _mark_present(*, seat_id: int, user_id: int, table_id: int) -> None:
     if Seat.objects.filter(Q(connected=False) | Q(away_deadline__isnull=False),
                            pk=seat_id, user_id=user_id) \
             .update(connected=True, away_deadline=None):
-        announce_table(table_id)
+        announce_table(table_id, shared=True)
 
 
 def socket_opened(*, user_id: int, table_id: int, channel: str) -> None:
@@ -114,7 +114,7 @@ def socket_closed(*, user_id: int, table_id: int, channel: str) -> None:
     if seat is None:
         return
     if Seat.objects.filter(pk=seat.pk, user_id=user_id, connected=True).update(connected=False):
-        announce_table(table_id)
+        announce_table(table_id, shared=True)
     game_id = Table.objects.filter(pk=table_id).values_list("current_game_id", flat=True) \
         .first()
     if game_id is None:

@@ -195,11 +195,13 @@ def ready_by_id(*, user_id: int, ready: bool) -> Seat:
         seat.ready_deadline = None if ready else timezone.now() + timedelta(
             seconds=table.room.ready_seconds)
         seat.save(update_fields=["is_ready", "ready_deadline"])
+        filled = False
         if ready and table.room.bots_allowed and bot_fill_seconds(table.room) == 0 \
                 and not is_private(table):
-            _fill_with_bots(table)  # at a private table only when the host asks
+            filled = _fill_with_bots(table)  # at a private table only when the host asks
         if not _start_if_ready(table):
-            announce_seats(table.pk, table.room_id)
+            # Only a flag changed, unless bots were seated: their seats go in order.
+            announce_seats(table.pk, table.room_id, shared=not filled)
     return seat
 
 
@@ -290,9 +292,12 @@ def _humans(table: Table) -> list[int]:
 BOT_TRIES = 5
 
 
-def _fill_with_bots(table: Table) -> None:
-    for seat in table.seats.filter(user__isnull=True).order_by("index"):
+def _fill_with_bots(table: Table) -> bool:
+    """Seat a bot in each empty seat; whether there was any."""
+    empty = list(table.seats.filter(user__isnull=True).order_by("index"))
+    for seat in empty:
         _seat_a_bot(seat, table.room)
+    return bool(empty)
 
 
 def _seat_a_bot(seat: Seat, room: Room) -> None:

@@ -3,13 +3,17 @@
 without the refusal checks and writes only what changed; the table's public state and
 a snapshot need no read of the table's row; a deal announces the state it read."""
 
+import asyncio
 from datetime import timedelta
 
 import pytest
+from channels.db import database_sync_to_async
+from channels.layers import get_channel_layer
 from django.db import connection
 from django.test.utils import CaptureQueriesContext
 from django.utils import timezone
 
+from games.live.broadcast import table_group
 from games.live.presence import Refusal, open_socket
 from games.live.private_tables import private_table_open
 from games.live.seating import room_quick_join, table_ready
@@ -137,3 +141,40 @@ def test_a_deal_announces_the_state_it_read_without_reading_again(
     table = Table.objects.get(pk=table_id)
     assert changed == [table_state(table)] and changed[0]["status"] == Table.Status.PLAYING
     assert not any("games_seat" in query["sql"] for query in queries)
+
+
+@pytest.mark.django_db(transaction=True)
+def test_flips_committed_while_a_tables_read_waits_are_all_in_that_one_read():
+    """On a server the state is read by a job of its own on the database thread: the
+    flips committed before it runs share it (three sockets opening in one job here, as
+    at a start where hundreds queue), rather than a read and a message each."""
+    room = make_room(bots_allowed=False)
+    people = [make_person(name) for name in ("amy", "ben", "cat")]
+    table_id = None
+    for person in people:
+        table_id = room_quick_join(user=person, room_id=room.pk).table_id
+
+    def three_sockets_open() -> None:
+        for index, person in enumerate(people):
+            open_socket(person, table_id, f"socket-{index}")
+
+    async def scenario():
+        layer = get_channel_layer()
+        channel = await layer.new_channel()
+        await layer.group_add(table_group(table_id), channel)
+        await database_sync_to_async(three_sockets_open)()
+        opened = await asyncio.wait_for(layer.receive(channel), 10)
+        await database_sync_to_async(table_ready)(user=people[0])
+        readied = await asyncio.wait_for(layer.receive(channel), 10)
+        return opened, readied
+
+    # On a loop of its own, as a server's is (not in async_to_sync, whose executor would
+    # run the database jobs on this thread instead).
+    opened, readied = asyncio.run(asyncio.wait_for(scenario(), 30))
+
+    seated = [seat for seat in opened["table"]["seats"] if seat["user"] is not None]
+    assert len(seated) == 3 and all(seat["connected"] for seat in seated)
+    # the next message is the next change's, not a second copy of the first
+    assert {seat["user"]: seat["ready"] for seat in readied["table"]["seats"]
+            if seat["user"] is not None} == {people[0].pk: True, people[1].pk: False,
+                                             people[2].pk: False}
