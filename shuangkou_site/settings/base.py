@@ -23,12 +23,16 @@ def pooled_postgres(database_url: str) -> dict:
     holds more than ``DB_POOL_MAX_SIZE``; a request that finds them all busy waits up to
     ``DB_POOL_TIMEOUT`` seconds, then fails rather than opening more. The pool keeps its
     connections open, so borrowing one costs no reconnect (what persistent connections
-    were for). The pool checks a connection before lending it (CONN_HEALTH_CHECKS), so a
-    connection that broke is replaced, not handed out.
+    were for). The pool checks a connection before lending it, so a connection that
+    broke is replaced, not handed out: the backend (shuangkou_site.postgres) gives it
+    shuangkou_site.pool_check's check, which sends a query only when the server has
+    said something on the idle connection (Django's CONN_HEALTH_CHECKS would send one
+    at every borrow).
 
     ``application_name`` names the site's connections in pg_stat_activity.
     """
-    database = dj_database_url.parse(database_url, conn_max_age=0, conn_health_checks=True)
+    database = dj_database_url.parse(database_url, conn_max_age=0, conn_health_checks=False,
+                                     engine="shuangkou_site.postgres")
     database["OPTIONS"] = {
         **database.get("OPTIONS", {}),
         "application_name": env.str("DB_APPLICATION_NAME", "shuangkou"),
