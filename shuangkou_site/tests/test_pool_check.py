@@ -2,6 +2,8 @@
 real PostgreSQL: a quiet idle connection is lent with no query; one the server has
 closed is found and replaced."""
 
+import os
+import resource
 import select
 
 import psycopg
@@ -52,9 +54,40 @@ def test_a_connection_left_in_a_transaction_gets_the_full_check(monkeypatch):
 def test_a_connection_the_server_closed_is_refused():
     with _connect() as victim:
         _terminate(victim.info.backend_pid)
-        select.select([victim.fileno()], [], [], GOODBYE_SECONDS)  # its goodbye arrived
+        _wait_readable(victim.fileno())
         with pytest.raises(psycopg.OperationalError):
             pool_check.check_idle_connection(victim)
+
+
+def test_a_connection_on_a_descriptor_above_1024_is_checked_too(monkeypatch):
+    """A web process with a thousand sockets open gets its database connections on
+    descriptors select() cannot watch; the check must still look, not fail."""
+    soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+    wanted = 1200
+    if soft < wanted:
+        resource.setrlimit(resource.RLIMIT_NOFILE, (min(hard, 4096), hard))
+    held = [os.open(os.devnull, os.O_RDONLY) for _ in range(wanted)]
+    try:
+        with _connect() as victim:
+            assert victim.fileno() > 1024
+            full = _full_checks(monkeypatch)
+            pool_check.check_idle_connection(victim)  # quiet: lent with no query
+            assert full == []
+            monkeypatch.undo()
+            _terminate(victim.info.backend_pid)
+            _wait_readable(victim.fileno())
+            with pytest.raises(psycopg.OperationalError):
+                pool_check.check_idle_connection(victim)
+    finally:
+        for descriptor in held:
+            os.close(descriptor)
+        resource.setrlimit(resource.RLIMIT_NOFILE, (soft, hard))
+
+
+def _wait_readable(fileno: int) -> None:
+    poller = select.poll()
+    poller.register(fileno, select.POLLIN)
+    poller.poll(GOODBYE_SECONDS * 1000)  # the server's goodbye arrived (or the bound)
 
 
 def test_a_closed_connection_is_refused():
@@ -72,7 +105,7 @@ def test_the_pool_replaces_a_connection_the_server_closed_while_it_was_idle():
             first_pid = connection.info.backend_pid
             idle = connection
         _terminate(first_pid)
-        select.select([idle.fileno()], [], [], GOODBYE_SECONDS)
+        _wait_readable(idle.fileno())
         with pool.connection() as connection:
             second_pid = connection.info.backend_pid
             assert connection.execute("SELECT 1").fetchone() == (1,)
