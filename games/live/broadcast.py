@@ -141,17 +141,19 @@ def _sent(game_id: int | None, task: asyncio.Task) -> None:
             # On the loop: the UPDATE goes to the database thread, not this loop.
             marking = asyncio.ensure_future(database_sync_to_async(mark_undelivered)(game_id))
             _sending.add(marking)
-            marking.add_done_callback(_marked)
+            marking.add_done_callback(
+                functools.partial(_finished, "could not mark a game undelivered"))
 
 
 def _events_sent(task: asyncio.Task) -> None:
     events_sent(delivered=not task.cancelled() and task.exception() is None)
 
 
-def _marked(task: asyncio.Task) -> None:
+def _finished(failure: str, task: asyncio.Task) -> None:
+    """A background task of the loop is done: let it go, and log ``failure`` if it failed."""
     _sending.discard(task)
     if not task.cancelled() and task.exception() is not None:
-        logger.error("could not mark a game undelivered", exc_info=task.exception())
+        logger.error(failure, exc_info=task.exception())
 
 
 _loop: asyncio.AbstractEventLoop | None = None
@@ -218,12 +220,10 @@ def _read_queued(table_id: int) -> None:
 
 
 def _read_done(table_id: int, task: asyncio.Task) -> None:
-    _sending.discard(task)
     if task.cancelled() or task.exception() is not None:
         with _reads_lock:  # a read that never ran must not hold the table's next ones
             _reads_queued.discard(table_id)
-        if not task.cancelled():
-            logger.error("a table's state could not be read", exc_info=task.exception())
+    _finished("a table's state could not be read", task)
 
 
 def _send_state(table_id: int) -> None:

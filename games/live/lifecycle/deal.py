@@ -90,7 +90,7 @@ def game_start(table: Table, seats: list[Seat], *, plan: DealPlan | None = None)
             "snapshot": snapshot, "wallet": wallets[user_id]})
     # The public state the snapshots carry, read in this transaction: the same as a
     # read after commit, without the query.
-    announce_seats(table.pk, table.room_id, snapshots[0]["table"] if snapshots else None)
+    announce_seats(table.pk, table.room_id, snapshots[0]["table"])
     return record
 
 
