@@ -18,7 +18,7 @@ from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
 from . import sql
-from .models import MAY_GO_NEGATIVE, Account, Currency, Hold, Kind, SystemAccount, Transaction
+from .models import Account, Currency, Hold, Kind, SystemAccount, Transaction
 
 
 class LedgerError(ValueError):
@@ -101,65 +101,59 @@ def ledger_post(*, key: str, kind: Kind | str, legs: Sequence[LegSpec], memo: st
     locks last just until commit and every posting takes locks in the same order
     (players by id, then system accounts by id): no deadlocks, little waiting.
     ``resolves`` (pending holds, the status they take) are resolved by this posting
-    in the same round trip, exactly once (resolve_holds). Two round trips in all:
-    the locks with the key's check, then every write (ledger.sql)."""
+    in the same call, exactly once (resolve_holds). One round trip: the locks, the
+    key's check, the players' coins and every write are one call of the database's
+    ledger_post_legs (ledger.sql, migration 0008)."""
     legs = _merge(legs)
     _check_balanced(legs)
     fingerprint = _fingerprint(kind, legs)
+    holds, status = resolves or ((), "")
+    posted = Transaction(key=key, kind=kind, fingerprint=fingerprint, memo=memo[:300],
+                         game_key=game_key, reverses=reverses, created_by=created_by,
+                         created_at=timezone.now())
     # No savepoint when called inside a service's transaction: a refusal rolls back all.
     with transaction.atomic(savepoint=False):
-        balances, existing_id = sql.lock_balances_and_find_key(
-            {leg.account.pk for leg in legs if not leg.account.system}, key)
-        # Checked under the locks: a racer with the same contents has committed by now.
-        if existing_id is not None:
-            existing = _same_or_raise(Transaction.objects.get(pk=existing_id), fingerprint)
-            if resolves and any(hold.status == Hold.Status.PENDING for hold in resolves[0]):
-                resolve_holds(resolves[0], resolves[1], existing)
-            return existing
-        rows = []
-        system_deltas: dict[int, int] = {}
-        for leg in sorted(legs, key=lambda leg: leg.account.pk):
-            if leg.account.pk in balances:
-                balances[leg.account.pk] += leg.amount
-                rows.append((leg.account.pk, leg.amount, balances[leg.account.pk],
-                             leg.hold.pk if leg.hold else None))
-            else:
-                system_deltas[leg.account.pk] = system_deltas.get(leg.account.pk, 0) + leg.amount
-                rows.append((leg.account.pk, leg.amount, None, leg.hold.pk if leg.hold else None))
-        for leg in legs:
-            if leg.account.pk in balances:
-                _check_allowed(leg.account, balances[leg.account.pk])
-        holds, status = resolves or ((), "")
-        posted = Transaction(key=key, kind=kind, fingerprint=fingerprint, memo=memo[:300],
-                             game_key=game_key, reverses=reverses, created_by=created_by,
-                             created_at=timezone.now())
         try:
-            posted.pk, resolved = sql.write_posting(sql.Posting(
+            done = sql.post_legs(sql.Posting(
                 key=key, kind=str(kind), fingerprint=fingerprint, memo=posted.memo,
                 game_key=game_key, reverses_id=reverses.pk if reverses else None,
                 created_by_id=created_by.pk if created_by else None,
-                created_at=posted.created_at, legs=rows, balances=balances,
-                system_deltas=system_deltas, resolve_holds=[hold.pk for hold in holds],
-                hold_status=status))
+                created_at=posted.created_at,
+                legs=[(leg.account.pk, leg.amount, leg.hold.pk if leg.hold else None)
+                      for leg in sorted(legs, key=lambda leg: leg.account.pk)],
+                resolve_holds=[hold.pk for hold in holds], hold_status=status))
         except IntegrityError as error:
-            raise _refusal(error, key, system_deltas) from None
+            raise _refusal(error, key, legs) from None
+        # Found under the locks: a racer with the same contents has committed by now.
+        if done.found_fingerprint is not None:
+            existing = _same_or_raise(Transaction.objects.get(pk=done.transaction_id),
+                                      fingerprint)
+            if any(hold.status == Hold.Status.PENDING for hold in holds):
+                resolve_holds(holds, status, existing)
+            return existing
+        if done.short_account is not None:
+            short = next(leg.account for leg in legs if leg.account.pk == done.short_account)
+            raise LedgerError(_("%(account)s 的余额将低于零（%(balance)d）"),
+                              {"account": short, "balance": done.short_balance})
+        posted.pk = done.transaction_id
         posted._state.adding, posted._state.db = False, connection.alias
-        if len(holds) != resolved:
+        if len(holds) != done.resolved:
             raise LedgerError(_("本局已有一笔冻结了结过"))
         for hold in holds:
             hold.status, hold.resolved_by, hold.resolved_at = status, posted, posted.created_at
     return posted
 
 
-def _refusal(error: IntegrityError, key: str, system_deltas: dict[int, int]) -> LedgerError:
+def _refusal(error: IntegrityError, key: str, legs: list[LegSpec]) -> LedgerError:
     """The words for a write PostgreSQL refused: the balance CHECK can only fail on a
-    system account (players' balances were checked above, under their locks); any
-    other constraint is the key's or the reversal's (only a posting on other
-    accounts can race past the locks: other contents)."""
+    system account (players' coins were checked under their locks); any other
+    constraint is the key's or the reversal's (only a posting on other accounts can
+    race past the locks: other contents)."""
     if getattr(getattr(error.__cause__, "diag", None), "constraint_name", "") \
             == "balance_not_negative":  # escrow and fees never go negative
+        systems = sorted({leg.account.pk for leg in legs if leg.account.system})
         return LedgerError(_("系统账户 %(account)s 的余额将低于零"),
-                           {"account": ", ".join(str(pk) for pk in sorted(system_deltas))})
+                           {"account": ", ".join(str(pk) for pk in systems)})
     return LedgerError(_("幂等键 “%(key)s” 已被另一笔记账使用，或该交易已冲正过"),
                        {"key": key})
 
@@ -187,13 +181,6 @@ def _check_balanced(legs: list[LegSpec]) -> None:
         if total:
             raise LedgerError(_("%(currency)s分录合计为 %(total)d，不为零"),
                               {"currency": Currency(currency).label, "total": total})
-
-
-def _check_allowed(account: Account, balance: int) -> None:
-    if balance < 0 and account.currency == Currency.COIN \
-            and account.system not in MAY_GO_NEGATIVE:
-        raise LedgerError(_("%(account)s 的余额将低于零（%(balance)d）"),
-                          {"account": account, "balance": balance})
 
 
 def _fingerprint(kind: str, legs: list[LegSpec]) -> str:

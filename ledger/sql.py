@@ -1,5 +1,6 @@
 """The statements of the posting path, written as plain SQL and sent several to a
-round trip.
+round trip; the posting itself is one call of the database's ledger_post_legs
+(migration 0008).
 
 Every game's settlement runs them, and the ORM's expression machinery (querysets,
 model instances) cost more CPU than the database work itself, while each statement
@@ -41,25 +42,10 @@ def holds_and_accounts(*, game_key: str, user_ids: Sequence[int], systems: Seque
         return holds, cursor.fetchall()
 
 
-def lock_balances_and_find_key(account_ids: Sequence[int], key: str
-                               ) -> tuple[dict[int, int], int | None]:
-    """One round trip: lock accounts in id order and return their balances, and the
-    id of the transaction with ``key`` if one exists (checked under the locks)."""
-    with connection.cursor() as cursor:
-        cursor.execute(
-            "SELECT id, balance FROM ledger_account WHERE id = ANY(%s) "
-            "ORDER BY id FOR UPDATE; "
-            "SELECT id FROM ledger_transaction WHERE key = %s",
-            [sorted(account_ids), key])
-        balances = dict(cursor.fetchall())
-        cursor.nextset()
-        found = cursor.fetchone()
-        return balances, found[0] if found else None
-
-
 @dataclass(frozen=True)
 class Posting:
-    """Everything one ledger_post writes, in the order it is written."""
+    """Everything one ledger_post writes. ``legs`` are (account, amount, hold) in
+    account id order: a player's balance after each of its legs follows that order."""
 
     key: str
     kind: str
@@ -69,55 +55,36 @@ class Posting:
     reverses_id: int | None
     created_by_id: int | None
     created_at: datetime
-    legs: Sequence[tuple[int, int, int | None, int | None]]  # account, amount, after, hold
-    balances: dict[int, int]  # new balances of the locked (players') accounts
-    system_deltas: dict[int, int]  # increments of the shared system accounts
+    legs: Sequence[tuple[int, int, int | None]]
     resolve_holds: Sequence[int] = ()  # pending holds this posting resolves
     hold_status: str = ""
 
 
-def write_posting(posting: Posting) -> tuple[int, int]:
-    """One round trip: the transaction and its legs (one statement), the players'
-    new balances (one), each system account's increment in id order (their locks
-    are taken last and held only until commit), then the holds it resolves (one).
-    Returns the transaction's id and how many pending holds changed."""
-    statements = [_transaction_and_legs(posting)]
-    params = [posting.key, posting.kind, posting.fingerprint, posting.memo, posting.game_key,
-              posting.reverses_id, posting.created_by_id, posting.created_at,
-              *(value for leg in posting.legs for value in leg)]
-    if posting.balances:
-        ids = sorted(posting.balances)
-        statements.append("UPDATE ledger_account SET balance = CASE id "
-                          + " ".join("WHEN %s THEN %s" for _ in ids)
-                          + " END WHERE id = ANY(%s)")
-        params += [value for pk in ids for value in (pk, posting.balances[pk])]
-        params.append(ids)
-    for pk in sorted(posting.system_deltas):
-        statements.append("UPDATE ledger_account SET balance = balance + %s WHERE id = %s")
-        params += [posting.system_deltas[pk], pk]
-    if posting.resolve_holds:
-        statements.append(
-            "UPDATE ledger_hold SET status = %s, resolved_by_id = "
-            "(SELECT id FROM ledger_transaction WHERE key = %s), resolved_at = %s "
-            "WHERE id = ANY(%s) AND status = 'pending'")
-        params += [posting.hold_status, posting.key, posting.created_at,
-                   list(posting.resolve_holds)]
+@dataclass(frozen=True)
+class Posted:
+    """What ledger_post_legs did: wrote ``transaction_id`` (resolving ``resolved``
+    holds), or found the key taken (``found_fingerprint``: nothing written), or
+    found a player's coins short (``short_account`` would end at ``short_balance``:
+    nothing written)."""
+
+    transaction_id: int | None
+    found_fingerprint: str | None
+    short_account: int | None
+    short_balance: int | None
+    resolved: int
+
+
+def post_legs(posting: Posting) -> Posted:
+    """One round trip: the function of migration 0008 locks the players' accounts,
+    checks the key and the players' coins under the locks, then writes the
+    transaction, its legs, the balances and the holds it resolves."""
     with connection.cursor() as cursor:
-        cursor.execute("; ".join(statements), params)
-        transaction_id = cursor.fetchone()[0]
-        resolved = 0
-        while cursor.nextset():
-            resolved = cursor.rowcount
-        return transaction_id, resolved if posting.resolve_holds else 0
-
-
-def _transaction_and_legs(posting: Posting) -> str:
-    legs = ", ".join("(%s::bigint, %s::bigint, %s::bigint, %s::bigint)" for _ in posting.legs)
-    return ("WITH posted AS (INSERT INTO ledger_transaction (key, kind, fingerprint, memo, "
-            "game_key, reverses_id, created_by_id, created_at) "
-            "VALUES (%s, %s, %s, %s, %s, %s, %s, %s) RETURNING id), "
-            "legs AS (INSERT INTO ledger_leg (transaction_id, account_id, amount, "
-            "balance_after, hold_id) SELECT posted.id, leg.account_id, leg.amount, "
-            f"leg.balance_after, leg.hold_id FROM posted, (VALUES {legs}) "
-            "AS leg (account_id, amount, balance_after, hold_id)) "
-            "SELECT id FROM posted")
+        cursor.execute(
+            "SELECT * FROM ledger_post_legs(%s, %s, %s, %s, %s, %s, %s, %s, "
+            "%s::bigint[], %s::bigint[], %s::bigint[], %s::bigint[], %s)",
+            [posting.key, posting.kind, posting.fingerprint, posting.memo, posting.game_key,
+             posting.reverses_id, posting.created_by_id, posting.created_at,
+             [leg[0] for leg in posting.legs], [leg[1] for leg in posting.legs],
+             [leg[2] for leg in posting.legs], list(posting.resolve_holds),
+             posting.hold_status])
+        return Posted(*cursor.fetchone())

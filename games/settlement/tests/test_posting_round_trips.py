@@ -1,6 +1,7 @@
-"""A settlement's transaction waits on the database as few times as it can: its
-statements go out several to a send (ledger.sql), and it still posts what the
-ORM-built path posted (docs/performance.md, "Ledger")."""
+"""A settlement's transaction waits on the database as few times as it can: the
+holds and accounts in one send, the whole posting in one call of the database's
+ledger_post_legs (ledger.sql), and it still posts what the ORM-built path posted
+(docs/performance.md, "Ledger")."""
 
 import pytest
 from django.db import connection
@@ -14,7 +15,7 @@ from ledger.tests.ledger_helpers import make_players
 
 
 @pytest.mark.django_db(transaction=True)
-def test_a_coin_settlement_sends_three_times_and_posts_every_leg_and_balance():
+def test_a_coin_settlement_sends_twice_and_posts_every_leg_and_balance():
     players = make_players()
     for key in ("rt0", "rt1"):
         for user in players:
@@ -28,11 +29,12 @@ def test_a_coin_settlement_sends_three_times_and_posts_every_leg_and_balance():
         posted = settle_game(game_key="rt1", players=players, scores=[4, -4, 4, -4],
                              coins=True, coefficient=500, fee=50)
 
-    # The holds and accounts; the locks and the key's check; every write. The ORM-built
-    # path sent ten (BEGIN and COMMIT, logged too, are not sends of statements).
+    # The holds and accounts; then the locks, the key's check and every write in one
+    # call. The ORM-built path sent ten (BEGIN and COMMIT, logged too, are not sends).
     sent = [query["sql"] for query in captured.captured_queries
             if query["sql"] not in ("BEGIN", "COMMIT")]
-    assert len(sent) == 3, [sql[:80] for sql in sent]
+    assert len(sent) == 2, [sql[:80] for sql in sent]
+    assert sent[1].startswith("SELECT * FROM ledger_post_legs(")
     assert [balance_of(user, Currency.COIN) - start for user, start in zip(players, before)] \
         == [6950, 2950, 6950, 2950]  # the hold back with the game's net (RULES §8)
     legs = Leg.objects.filter(transaction=posted)
