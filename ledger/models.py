@@ -131,11 +131,15 @@ class Hold(models.Model):
     amount = models.BigIntegerField(_("金额"))
     status = models.CharField(_("状态"), max_length=10, choices=Status.choices,
                               default=Status.PENDING)
+    # Not indexed: nothing looks holds up by their transactions (which are never
+    # deleted), and with no index on the columns a settlement writes, resolving a hold
+    # is a HOT update that adds no index entries (docs/performance.md, "Ledger").
     freeze = models.ForeignKey(Transaction, null=True, blank=True, on_delete=models.PROTECT,
-                               related_name="frozen_holds", verbose_name=_("冻结交易"))
+                               related_name="frozen_holds", verbose_name=_("冻结交易"),
+                               db_index=False)
     resolved_by = models.ForeignKey(Transaction, null=True, blank=True,
                                     on_delete=models.PROTECT, related_name="resolved_holds",
-                                    verbose_name=_("了结交易"))
+                                    verbose_name=_("了结交易"), db_index=False)
     created_at = models.DateTimeField(_("创建时间"), auto_now_add=True)
     resolved_at = models.DateTimeField(_("了结时间"), null=True, blank=True)
 
@@ -159,8 +163,9 @@ class Hold(models.Model):
 class Leg(models.Model):
     transaction = models.ForeignKey(Transaction, on_delete=models.PROTECT, related_name="legs",
                                     verbose_name=pgettext_lazy("账本", "交易"))
+    # Indexed by (account, id) below, which serves the account's own lookups too.
     account = models.ForeignKey(Account, on_delete=models.PROTECT, related_name="legs",
-                                verbose_name=pgettext_lazy("账本", "账户"))
+                                verbose_name=pgettext_lazy("账本", "账户"), db_index=False)
     amount = models.BigIntegerField(_("金额"))
     # A player's balance after this leg (their statement shows it); empty for the
     # shared system accounts, which are incremented without reading them.
@@ -168,7 +173,8 @@ class Leg(models.Model):
     # Escrow legs name the hold they fund or resolve, so the audit can prove each
     # hold was frozen once and resolved at most once.
     hold = models.ForeignKey(Hold, null=True, blank=True, on_delete=models.PROTECT,
-                             related_name="legs", verbose_name=pgettext_lazy("账本", "冻结"))
+                             related_name="legs", verbose_name=pgettext_lazy("账本", "冻结"),
+                             db_index=False)
 
     class Meta:
         verbose_name = pgettext_lazy("账本", "分录")
@@ -177,7 +183,10 @@ class Leg(models.Model):
         constraints = [
             models.CheckConstraint(condition=~Q(amount=0), name="leg_amount_not_zero"),
         ]
-        indexes = [models.Index(fields=["account", "id"])]
+        # Most legs have no hold: only escrow's are in the hold's index.
+        indexes = [models.Index(fields=["account", "id"]),
+                   models.Index(fields=["hold"], condition=Q(hold__isnull=False),
+                                name="leg_hold_when_set")]
 
     def __str__(self) -> str:
         return f"{self.account}: {self.amount:+d}"
