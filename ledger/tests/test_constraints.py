@@ -25,8 +25,14 @@ def insert_transaction(key: str) -> int:
 
 
 def insert_leg(transaction_id: int, account: Account, amount: int) -> None:
-    sql("INSERT INTO ledger_leg (transaction_id, account_id, amount, balance_after) "
-        "VALUES (%s, %s, %s, 0)", (transaction_id, account.pk, amount))
+    insert_legs(transaction_id, [(account, amount)])
+
+
+def insert_legs(transaction_id: int, legs: list[tuple[Account, int]]) -> None:
+    """Legs written by one statement, as a transaction's legs are."""
+    sql("INSERT INTO ledger_leg (transaction_id, account_id, amount, balance_after) VALUES "
+        + ", ".join("(%s, %s, %s, 0)" for _ in legs),
+        tuple(value for account, amount in legs for value in (transaction_id, account.pk, amount)))
 
 
 @pytest.fixture
@@ -94,20 +100,40 @@ def test_deleting_a_transaction_is_refused(granted):
 # --- zero-sum transactions, checked at commit -----------------------------------------------
 
 @pytest.mark.django_db(transaction=True)
-def test_an_unbalanced_transaction_is_refused_at_commit(granted):
+def test_an_unbalanced_transaction_is_refused_by_the_statement_that_writes_its_legs(granted):
     mine = user_account(granted[0], Currency.COIN)
     issuance = system_account(SystemAccount.ISSUANCE, Currency.COIN)
     key = unique("forged")
     before = ledger_snapshot()
     with pytest.raises(IntegrityError, match="does not balance"):
         with transaction.atomic():
-            posted = insert_transaction(key)
-            insert_leg(posted, mine, 5)
-            insert_leg(posted, issuance, -4)
-            # Deferred: inside the block the rows are there; the trigger fires at commit.
-            assert sql("SELECT count(*) FROM ledger_leg WHERE transaction_id = %s",
-                       (posted,)) == [(2,)]
+            insert_legs(insert_transaction(key), [(mine, 5), (issuance, -4)])
     assert not Transaction.objects.filter(key=key).exists()
+    assert ledger_snapshot() == before
+
+
+@pytest.mark.django_db(transaction=True)
+def test_legs_balanced_only_together_are_refused_when_written_one_at_a_time(granted):
+    # Each statement must leave the transactions it touches balanced (migration 0010):
+    # a transaction's legs are written together.
+    mine = user_account(granted[0], Currency.COIN)
+    issuance = system_account(SystemAccount.ISSUANCE, Currency.COIN)
+    key = unique("forged")
+    with pytest.raises(IntegrityError, match="does not balance"), transaction.atomic():
+        posted = insert_transaction(key)
+        insert_leg(posted, mine, 5)
+        insert_leg(posted, issuance, -5)
+    assert not Transaction.objects.filter(key=key).exists()
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_later_leg_that_unbalances_a_posted_transaction_is_refused(granted):
+    mine = user_account(granted[0], Currency.COIN)
+    issuance = system_account(SystemAccount.ISSUANCE, Currency.COIN)
+    posted = Transaction.objects.filter(legs__account=mine).first()
+    before = ledger_snapshot()
+    with pytest.raises(IntegrityError, match="does not balance"), transaction.atomic():
+        insert_legs(posted.pk, [(issuance, 7)])
     assert ledger_snapshot() == before
 
 
@@ -117,9 +143,7 @@ def test_a_transaction_balanced_in_total_but_not_per_currency_is_refused(granted
     points = system_account(SystemAccount.HOUSE, Currency.POINT)
     key = unique("forged")
     with pytest.raises(IntegrityError, match="does not balance"), transaction.atomic():
-        posted = insert_transaction(key)
-        insert_leg(posted, coins, 5)
-        insert_leg(posted, points, -5)
+        insert_legs(insert_transaction(key), [(coins, 5), (points, -5)])
     assert not Transaction.objects.filter(key=key).exists()
 
 
@@ -138,9 +162,7 @@ def test_a_balanced_transaction_written_by_hand_is_accepted(granted):
     issuance = system_account(SystemAccount.ISSUANCE, Currency.COIN)
     key = unique("by-hand")
     with transaction.atomic():
-        posted = insert_transaction(key)
-        insert_leg(posted, mine, 5)
-        insert_leg(posted, issuance, -5)
+        insert_legs(insert_transaction(key), [(mine, 5), (issuance, -5)])
         sql("UPDATE ledger_account SET balance = balance + 5 WHERE id = %s", (mine.pk,))
         sql("UPDATE ledger_account SET balance = balance - 5 WHERE id = %s", (issuance.pk,))
     assert Transaction.objects.get(key=key).legs.count() == 2
