@@ -123,17 +123,25 @@ class Series(models.Model):
 class TableSocket(models.Model):
     """An open table socket, one row per socket, on whichever server process holds it:
     a seat's player is away only when none of their sockets at the table is left
-    (games.live.presence)."""
+    (games.live.presence).
 
-    channel = models.CharField(_("通道"), max_length=200, unique=True)
+    Every socket of a process has its row updated on each heartbeat, all at once: the
+    row keeps few indexes and none on what the beat writes, and its pages keep room
+    (migration 0017's fillfactor), so the update is HOT and adds no index entries
+    (docs/performance.md, "Socket rows updated in place")."""
+
+    # Unique by a constraint, not ``unique=True``: no second (LIKE) index on it.
+    channel = models.CharField(_("通道"), max_length=200)
     user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE,
                              related_name="+", verbose_name=_("玩家"))
+    # Looked up through the (table, user) index below.
     table = models.ForeignKey(Table, on_delete=models.CASCADE, related_name="sockets",
-                              verbose_name=_("牌桌"))
+                              verbose_name=_("牌桌"), db_index=False)
     opened_at = models.DateTimeField(_("连接时间"), auto_now_add=True)
     # Moved on by its process's heartbeat (games.live.heartbeat): a row whose process
     # died without closing its sockets stops moving and is dropped (games.live.presence).
-    seen_at = models.DateTimeField(_("最近确认"), default=timezone.now, db_index=True)
+    # Not indexed: the stale sweep reads the table, one row per open socket.
+    seen_at = models.DateTimeField(_("最近确认"), default=timezone.now)
     # The server process holding it (games.live.socket_rows.this_process): whether that
     # process still lives is known from its own row (SocketProcess), beaten more often.
     process = models.CharField(_("进程"), max_length=100, blank=True, default="")
@@ -142,6 +150,8 @@ class TableSocket(models.Model):
         verbose_name = _("牌桌连接")
         verbose_name_plural = pgettext_lazy("复数", "牌桌连接")
         indexes = [models.Index(fields=["table", "user"], name="table_socket_user_idx")]
+        constraints = [models.UniqueConstraint(fields=["channel"],
+                                               name="one_row_per_socket_channel")]
 
     def __str__(self) -> str:
         return f"{self.table_id}:{self.user_id}:{self.channel}"
