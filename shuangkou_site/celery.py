@@ -14,9 +14,9 @@ app = Celery("shuangkou_site")
 app.config_from_object("django.conf:settings", namespace="CELERY")
 app.autodiscover_tasks()
 
-# Receivers every process with the app needs: the site's logging, the tasks' lag and
-# pool metrics.
-from shuangkou_site import celery_logging  # noqa: E402, F401
+# Receivers every process with the app needs: the site's logging, each task's database
+# connections, the tasks' lag and pool metrics.
+from shuangkou_site import celery_logging, task_connections  # noqa: E402, F401
 from shuangkou_site.metrics import task_signals  # noqa: E402, F401
 
 

@@ -219,6 +219,13 @@ CELERY_BROKER_CONNECTION_MAX_RETRIES = None
 # ANALYSIS_GAME_SECONDS each) goes to SLOW_TASK_QUEUE, so no turn waits behind it. The
 # strong bots' moves have their own (GAMES_BOT_QUEUE, below).
 CELERY_TASK_DEFAULT_QUEUE = "celery"
+# Celery's Django fixup closes a prefork worker's connection pool before and after every
+# task unless this is set: every sweep then opened two or three new PostgreSQL backends,
+# several times a second, and the players' actions sent at that instant started 25-35
+# ms late (the 200-table load test's p99; docs/performance.md, "The sweeps' instant").
+# A worker's child keeps its pool for its life; each task hands its connection back
+# to it as a request does (shuangkou_site.task_connections).
+CELERY_DB_REUSE_MAX = 2**62
 SLOW_TASK_QUEUE = env.str("SLOW_TASK_QUEUE", "slow")
 CELERY_TASK_ROUTES = {"analysis.tasks.analyse_game_task": {"queue": SLOW_TASK_QUEUE}}
 
