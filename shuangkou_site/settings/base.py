@@ -222,7 +222,8 @@ CELERY_TASK_DEFAULT_QUEUE = "celery"
 # Celery's Django fixup closes a prefork worker's connection pool before and after every
 # task unless this is set: every sweep then opened two or three new PostgreSQL backends,
 # several times a second, and the players' actions sent at that instant started 25-35
-# ms late (the 200-table load test's p99; docs/performance.md, "The sweeps' instant").
+# ms late (the 200-table load test's p99; docs/performance.md, "The cause: a new pool around
+# every task").
 # A worker's child keeps its pool for its life; each task hands its connection back
 # to it as a request does (shuangkou_site.task_connections).
 CELERY_DB_REUSE_MAX = 2**62

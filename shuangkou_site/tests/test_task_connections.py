@@ -1,6 +1,7 @@
 """A prefork worker keeps its connection pool across tasks (shuangkou_site.task_connections,
 CELERY_DB_REUSE_MAX): Celery's Django fixup closed the pool around every task, and every
-sweep opened new PostgreSQL backends (docs/performance.md, "The sweeps' instant")."""
+sweep opened new PostgreSQL backends (docs/performance.md, "The cause: a new pool around
+every task")."""
 
 from types import SimpleNamespace
 
