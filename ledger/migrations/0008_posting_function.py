@@ -11,10 +11,16 @@ locks; a player's coins that would go below zero reported, nothing written; the
 transaction and its legs (a player's leg carries the balance after it); the players'
 balances; each system account incremented in id order, so the shared rows are locked
 last and only until commit; the holds it resolves, which must still be pending.
-The triggers of migration 0002 check the result at commit, as for any other write.
+The database's triggers check the result as for any other write (0002; the balance
+check per statement since 0010).
 """
 
+from importlib import import_module
+
 from django.db import migrations
+
+# Runs a script as one simple query, as migration 0002 installs its own.
+_on_postgres = import_module("ledger.migrations.0002_postgres_invariants")._on_postgres
 
 INSTALL = """
 CREATE OR REPLACE FUNCTION ledger_post_legs(
@@ -93,14 +99,6 @@ $$ LANGUAGE plpgsql;
 
 UNINSTALL = "DROP FUNCTION IF EXISTS ledger_post_legs(text, text, text, text, text, bigint, " \
             "bigint, timestamptz, bigint[], bigint[], bigint[], bigint[], text);"
-
-
-def _on_postgres(sql: str):
-    def run(apps, schema_editor) -> None:
-        with schema_editor.connection.cursor() as cursor:
-            cursor.execute(sql)
-
-    return run
 
 
 class Migration(migrations.Migration):

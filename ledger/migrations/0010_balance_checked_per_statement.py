@@ -45,22 +45,16 @@ CREATE TRIGGER ledger_legs_balanced
     FOR EACH STATEMENT EXECUTE FUNCTION ledger_check_legs_balanced();
 """
 
+_FIRST = import_module("ledger.migrations.0002_postgres_invariants")
+_on_postgres = _FIRST._on_postgres  # runs a script as one simple query
 # Backwards: this check goes and 0002's row trigger (the first part of its script,
 # before the check that a transaction has legs) comes back.
-_ROW_CHECK = import_module("ledger.migrations.0002_postgres_invariants").INSTALL \
-    .split("CREATE OR REPLACE FUNCTION ledger_check_transaction_has_legs")[0]
+_ROW_CHECK = _FIRST.INSTALL.split(
+    "CREATE OR REPLACE FUNCTION ledger_check_transaction_has_legs")[0]
 UNINSTALL = """
 DROP TRIGGER IF EXISTS ledger_legs_balanced ON ledger_leg;
 DROP FUNCTION IF EXISTS ledger_check_legs_balanced();
 """ + _ROW_CHECK
-
-
-def _on_postgres(sql: str):
-    def run(apps, schema_editor) -> None:
-        with schema_editor.connection.cursor() as cursor:
-            cursor.execute(sql)
-
-    return run
 
 
 class Migration(migrations.Migration):
