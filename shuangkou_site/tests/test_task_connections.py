@@ -5,6 +5,7 @@ every task")."""
 
 from types import SimpleNamespace
 
+import psycopg
 import pytest
 from celery import signals
 from celery.fixups.django import DjangoWorkerFixup
@@ -58,9 +59,12 @@ def test_a_task_whose_connection_broke_gets_a_working_one_next():
     fixup.worker = SimpleNamespace(pool_cls="celery.concurrency.prefork:TaskPool")
     task = _Task()
     broken = _run_a_task(fixup, task)
-    with connection.cursor() as cursor:  # the server ends that backend, as a restart would
-        cursor.execute("SELECT pg_terminate_backend(%s) FROM pg_stat_activity "
-                       "WHERE pid = %s AND pid <> pg_backend_pid()", [broken, broken])
-    connection.close()
+    # The server ends that backend, idle in the pool now, as a restart would: from a
+    # connection outside the pool, which might otherwise lend the very one to end.
+    params = connection.get_connection_params()
+    params.pop("cursor_factory", None)
+    with psycopg.connect(**params, autocommit=True) as outside:
+        ended = outside.execute("SELECT pg_terminate_backend(%s)", [broken]).fetchone()
+    assert ended == (True,)
     pids = [_run_a_task(fixup, task) for _ in range(3)]
     assert broken not in pids
