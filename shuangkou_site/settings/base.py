@@ -346,6 +346,10 @@ GAMES_SOCKET_RATE = {
 # for all its tables; docs/protocol.md, "heartbeat"): a client whose events were lost
 # resyncs. 0: none.
 GAMES_HEARTBEAT_SECONDS = env.float("GAMES_HEARTBEAT_SECONDS", 10.0)
+# The heartbeat's sends are paced (games.live.heartbeat): this many sockets, then a
+# pause, so that a process's game actions never wait behind all of its sockets' sends.
+GAMES_HEARTBEAT_BATCH = env.int("GAMES_HEARTBEAT_BATCH", 50)
+GAMES_HEARTBEAT_BATCH_PAUSE = env.float("GAMES_HEARTBEAT_BATCH_PAUSE", 0.01)
 # Each process holding table sockets says it is alive this often (one row per process,
 # games.live.heartbeat); silent for three periods, it counts as dead and a turn of a
 # player whose socket it held does not time out: the server lost their socket. 0: none.

@@ -290,3 +290,44 @@ def _elsewhere(query):
     worker.start()
     worker.join()
     return result[0]
+
+
+def test_sends_are_paced_so_other_work_runs_between_batches(settings):
+    """800 sockets' sends started in one turn of the loop held every game action of
+    the process behind them: after each GAMES_HEARTBEAT_BATCH sends the beat yields.
+    A socket that leaves during a pause is not sent to; every other socket hears one
+    heartbeat with its own table's position."""
+    settings.GAMES_HEARTBEAT_BATCH = 2
+    settings.GAMES_HEARTBEAT_BATCH_PAUSE = 0
+
+    async def scenario():
+        loop = asyncio.get_running_loop()
+        beat = heartbeat._Beat()
+        heard: list[tuple[str, str]] = []
+
+        def sender(name: str):
+            def send(text_data: str) -> asyncio.Future:
+                heard.append((name, text_data))
+                done = loop.create_future()
+                done.set_result(None)
+                return done
+            return send
+
+        beat.sockets = {1: {f"a{n}": sender(f"a{n}") for n in range(3)},
+                        2: {f"b{n}": sender(f"b{n}") for n in range(3)}}
+        seen_by_action: list[int] = []
+
+        async def game_action():  # scheduled just after the beat: its first turn
+            seen_by_action.append(len(heard))
+            del beat.sockets[2]["b2"]  # b2 leaves while the beat pauses
+
+        sending = asyncio.ensure_future(heartbeat._send_all(beat, {1: (7, 30), 2: (8, 4)}))
+        await asyncio.gather(sending, asyncio.ensure_future(game_action()))
+        return heard, seen_by_action
+
+    heard, seen_by_action = asyncio.run(scenario())
+    assert seen_by_action == [2]  # two sends, then the action ran, then the rest
+    assert sorted(name for name, _ in heard) == ["a0", "a1", "a2", "b0", "b1"]
+    texts = dict(heard)
+    assert texts["a0"] == heartbeat.heartbeat_text(7, 30)
+    assert texts["b1"] == heartbeat.heartbeat_text(8, 4)
