@@ -22,6 +22,7 @@ from prometheus_client import multiprocess
 from common.metrics.instruments import LOOP_LAG_MAX_SECONDS, LOOP_LAG_SECONDS
 from common.metrics.pool_usage import django_pool, record_pool_usage
 from games.live import action_pool
+from shuangkou_site.young_collections import ensure_young_collections
 
 logger = logging.getLogger(__name__)
 
@@ -36,10 +37,12 @@ _probes: dict[asyncio.AbstractEventLoop, asyncio.Task] = {}
 
 
 class WatchedProtocolRouter(ProtocolTypeRouter):
-    """Channels' protocol router, starting the probe on the loop it serves from."""
+    """Channels' protocol router, starting the probe (and the paced young collections,
+    shuangkou_site.young_collections) on the loop it serves from."""
 
     async def __call__(self, scope, receive, send):
         ensure_probe()
+        ensure_young_collections()
         return await super().__call__(scope, receive, send)
 
 

@@ -346,6 +346,10 @@ GAMES_SOCKET_RATE = {
 # for all its tables; docs/protocol.md, "heartbeat"): a client whose events were lost
 # resyncs. 0: none.
 GAMES_HEARTBEAT_SECONDS = env.float("GAMES_HEARTBEAT_SECONDS", 10.0)
+# A web process collects its young garbage from its event loop this often, in short
+# pauses, rather than when Python's own trigger fires, seconds apart, in long ones
+# (shuangkou_site.young_collections). 0: Python's trigger only.
+WEB_YOUNG_GC_SECONDS = env.float("WEB_YOUNG_GC_SECONDS", 0.2)
 # The heartbeat's sends are paced (games.live.heartbeat): this many sockets, then a
 # pause, so that a process's game actions never wait behind all of its sockets' sends.
 GAMES_HEARTBEAT_BATCH = env.int("GAMES_HEARTBEAT_BATCH", 50)

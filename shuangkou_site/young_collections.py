@@ -1,0 +1,43 @@
+"""The web process's young garbage collections, paced by its event loop.
+
+Python collects its youngest generation when allocations exceed frees by the threshold
+(asgi.py sets 5,000). A table's action replaces old objects (the table's state, which
+earlier collections promoted) with new ones, so a web process frees about as much as
+it allocates: the trigger fired only every few seconds, by then the young generation
+held every object those seconds had made, and one collection took 20–45 ms of CPU
+(games.timing ``gc-pause`` lines, 400 tables) while every table of the process waited.
+That was the 400-table load test's p99.
+
+Collected from the loop every ``WEB_YOUNG_GC_SECONDS`` instead, each collection has only
+that fraction of a second's objects: the same work, in pauses of about a millisecond
+(docs/performance.md, "Young collections paced"). One task per event loop, started by
+the first connection the site's router sees, like the loop-lag probe; 0: off.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import gc
+
+from django.conf import settings
+
+_tasks: dict[asyncio.AbstractEventLoop, asyncio.Task] = {}
+
+
+def ensure_young_collections() -> None:
+    """Start this loop's collecting task unless it runs (call on the loop)."""
+    loop = asyncio.get_running_loop()
+    running = _tasks.get(loop)
+    if running is not None and not running.done():
+        return
+    for finished in [known for known in _tasks if known.is_closed()]:
+        del _tasks[finished]
+    period = float(settings.WEB_YOUNG_GC_SECONDS)
+    if period > 0:
+        _tasks[loop] = loop.create_task(_collect_young(period), name="young-collections")
+
+
+async def _collect_young(period: float) -> None:
+    while True:
+        await asyncio.sleep(period)
+        gc.collect(0)
