@@ -9,9 +9,10 @@ held every object those seconds had made, and one collection took 20–45 ms of 
 That was the 400-table load test's p99.
 
 Collected from the loop every ``WEB_YOUNG_GC_SECONDS`` instead, each collection has only
-that fraction of a second's objects: the same work, in pauses of about a millisecond
-(docs/performance.md, "Young collections paced"). One task per event loop, started by
-the first connection the site's router sees, like the loop-lag probe; 0: off.
+that fraction of a second's objects: the same work in short pauses (the loop-lag probe's
+slowest in a 400-table window fell from 25–50 ms to 5 ms; docs/performance.md, "The
+400-table tail"). One task per event loop, started by the first connection the site's
+router sees, like the loop-lag probe; 0: off.
 """
 
 from __future__ import annotations

@@ -184,7 +184,7 @@ async def _send_all(beat: _Beat, positions: dict[int, tuple[int | None, int]]) -
     Started all at once, 800 sends (400 tables on two processes) ran back to back in
     one turn of the loop, every 10 s, and a game action arriving then waited for all
     of them: the load test's slowest samples were a heartbeat period apart
-    (docs/performance.md, "The heartbeat paced")."""
+    (docs/performance.md, "The 400-table tail")."""
     batch = max(1, int(settings.GAMES_HEARTBEAT_BATCH))
     pause = max(0.0, float(settings.GAMES_HEARTBEAT_BATCH_PAUSE))
     started = 0  # sends since the last pause
