@@ -115,10 +115,22 @@ def prepare_database() -> None:
 def serve(listener: socket.socket) -> None:
     import uvicorn
 
+    class SweepingServer(uvicorn.Server):
+        """Starts the in-process sweeper (beat's work under `make run`) as it starts
+        serving. Started by the first table socket only, a `make run` restarted with a
+        game in play swept nothing until somebody opened a table: the game's turns
+        never timed out and /healthz said 503 (sweeper lag) for good."""
+
+        async def startup(self, sockets=None) -> None:
+            await super().startup(sockets=sockets)
+            from games.live.inprocess_sweeps import ensure_sweeper
+
+            ensure_sweeper()
+
     # As production serves it (docs/operations.md): no lifespan events, and
     # REMOTE_ADDR is the socket's peer (only Django's client_ip reads X-Forwarded-For).
     config = uvicorn.Config(APP, lifespan="off", proxy_headers=False)
-    uvicorn.Server(config).run(sockets=[listener])
+    SweepingServer(config).run(sockets=[listener])
 
 
 if __name__ == "__main__":

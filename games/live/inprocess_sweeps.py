@@ -1,6 +1,7 @@
 """The sweeps of Celery beat, run inside the web process for ``make run``.
 
-An asyncio task on the server's loop (started by the first socket), calling the
+An asyncio task on the server's loop (started as `make run` starts serving,
+scripts/serve_dev.py, and by a table socket where nothing started it), calling the
 sweeps through ``database_sync_to_async``: their notifications then go out on
 the server's loop, which the in-memory channel layer needs.
 """

@@ -21,6 +21,7 @@ import signal
 import subprocess
 import sys
 import time
+import urllib.error
 import urllib.request
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -135,9 +136,28 @@ def test_a_second_make_run_says_so_and_one_killed_with_kill_9_comes_back(tmp_pat
     with make_run(data_dir, tmp_path / "again.log") as again:
         with urllib.request.urlopen(f"{again.base}/healthz", timeout=30) as health:
             assert json.load(health)["database"] == "ok"
+        # It sweeps from the start, not from the first table socket: nobody opens one
+        # here, and the sweeps (a game left in play times out) still run.
+        swept = _health_when(again.base, lambda found: found["last_sweep_seconds"] is not None)
+        assert swept["failing"] == []
     again_log = (tmp_path / "again.log").read_text()
     assert "player demo: already there" in again_log, again_log[-4000:]
     assert "Traceback" not in again_log, again_log[-4000:]
+
+
+def _health_when(base: str, condition, seconds: float = 30) -> dict:
+    """/healthz's answer once ``condition`` holds of it (within ``seconds``)."""
+    deadline = time.monotonic() + seconds
+    while True:
+        try:
+            with urllib.request.urlopen(f"{base}/healthz", timeout=10) as response:
+                found = json.load(response)
+        except urllib.error.HTTPError as error:  # 503 says why in the same shape
+            found = json.load(error)
+        if condition(found):
+            return found
+        assert time.monotonic() < deadline, f"/healthz never did: {found}"
+        time.sleep(0.2)
 
 
 def log_in(page: Page, base: str, username: str, password: str) -> None:
