@@ -32,15 +32,19 @@ import sys
 import time
 from datetime import UTC, datetime
 
-from stack import ROOT, Stack, add_stack_arguments, log
+# The client reads the engine's hints (games.live.hints), whose module imports the game
+# models: Django must be set up, on settings that start nothing (no database is opened).
+# Named before the stack is imported: it imports the site's package, whose Celery app
+# names the development settings where none are named, and those start `make run`'s
+# embedded PostgreSQL in the checkout, left running after the script.
+os.environ.setdefault("DJANGO_SETTINGS_MODULE", "shuangkou_site.settings.test")
+
+from stack import ROOT, Stack, add_stack_arguments, log  # noqa: E402
 
 sys.path.insert(0, ROOT)
 
 import django  # noqa: E402
 
-# The client reads the engine's hints (games.live.hints), whose module imports the game
-# models: Django must be set up, on settings that start nothing (no database is opened).
-os.environ.setdefault("DJANGO_SETTINGS_MODULE", "shuangkou_site.settings.test")
 django.setup()
 
 from games.loadtest.client_gc import GcPauses, collector_off, collector_on  # noqa: E402
