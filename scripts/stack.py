@@ -12,6 +12,7 @@ import json
 import os
 import shutil
 import signal
+import socket
 import subprocess
 import sys
 import tempfile
@@ -56,6 +57,20 @@ def add_stack_arguments(parser: argparse.ArgumentParser, *, web_ports: list[int]
                         help="database connections a web process may hold at once")
     parser.add_argument("--keep-db", action="store_true",
                         help="keep the database and the process logs for a post-mortem")
+
+
+def require_free_port(port: int, name: str) -> None:
+    """Stop the run, saying why, when ``port`` (``name``'s) is taken. Started on a port
+    another stack still held (a load test finishing while the next began), a Redis
+    failed to bind and the run went on against the other stack's Redis and its stale
+    sweep mark, and its web processes answered /healthz 503 until the run gave up."""
+    try:
+        socket.create_server(("127.0.0.1", port)).close()
+    except OSError as error:
+        raise RuntimeError(
+            f"port {port} ({name}) is in use: another stack (a load test, chaos) may "
+            f"still be running; wait for it, or give other ports (--redis-port, "
+            f"--web-ports)") from error
 
 
 class Stack:
@@ -136,6 +151,10 @@ class Stack:
         }
 
     def start(self, name: str) -> None:
+        port = self.redises.get(name) or (
+            self.args.web_ports[self.webs.index(name)] if name in self.webs else None)
+        if port is not None:
+            require_free_port(port, name)
         out = open(os.path.join(self.dir, f"{name}.log"), "ab")
         env = self.env(name)
         self.procs[name] = subprocess.Popen(self.commands(env)[name], cwd=ROOT, env=env,
