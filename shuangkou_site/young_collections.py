@@ -4,8 +4,9 @@ Python collects its youngest generation when allocations exceed frees by the thr
 (asgi.py sets 5,000). A table's action replaces old objects (the table's state, which
 earlier collections promoted) with new ones, so a web process frees about as much as
 it allocates: the trigger fired only every few seconds, by then the young generation
-held every object those seconds had made, and one collection took 20–45 ms of CPU
-(games.timing ``gc-pause`` lines, 400 tables) while every table of the process waited.
+held every object those seconds had made, and one collection took 17–34 ms of CPU
+(20–48 ms of wall time; games.timing ``gc-pause`` lines, 400 tables) while every table
+of the process waited.
 That was the 400-table load test's p99.
 
 Collected from the loop every ``WEB_YOUNG_GC_SECONDS`` instead, each collection has only
@@ -22,20 +23,14 @@ import gc
 
 from django.conf import settings
 
-_tasks: dict[asyncio.AbstractEventLoop, asyncio.Task] = {}
+from shuangkou_site.loop_tasks import start_once
 
 
 def ensure_young_collections() -> None:
     """Start this loop's collecting task unless it runs (call on the loop)."""
-    loop = asyncio.get_running_loop()
-    running = _tasks.get(loop)
-    if running is not None and not running.done():
-        return
-    for finished in [known for known in _tasks if known.is_closed()]:
-        del _tasks[finished]
     period = float(settings.WEB_YOUNG_GC_SECONDS)
     if period > 0:
-        _tasks[loop] = loop.create_task(_collect_young(period), name="young-collections")
+        start_once("young-collections", lambda: _collect_young(period))
 
 
 async def _collect_young(period: float) -> None:

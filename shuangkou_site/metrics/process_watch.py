@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import asyncio
 import atexit
+import functools
 import logging
 import os
 
@@ -22,6 +23,7 @@ from prometheus_client import multiprocess
 from common.metrics.instruments import LOOP_LAG_MAX_SECONDS, LOOP_LAG_SECONDS
 from common.metrics.pool_usage import django_pool, record_pool_usage
 from games.live import action_pool
+from shuangkou_site.loop_tasks import start_once
 from shuangkou_site.young_collections import ensure_young_collections
 
 logger = logging.getLogger(__name__)
@@ -32,9 +34,6 @@ PROBE_SECONDS = 0.25
 # counts every one whatever the interval.
 WINDOW_SECONDS = 10.0
 POOL_SAMPLE_SECONDS = 1.0
-
-_probes: dict[asyncio.AbstractEventLoop, asyncio.Task] = {}
-
 
 class WatchedProtocolRouter(ProtocolTypeRouter):
     """Channels' protocol router, starting the probe (and the paced young collections,
@@ -48,13 +47,8 @@ class WatchedProtocolRouter(ProtocolTypeRouter):
 
 def ensure_probe() -> None:
     loop = asyncio.get_running_loop()
-    if loop in _probes:
-        return
-    for finished in [known for known in _probes if known.is_closed()]:
-        del _probes[finished]
-    if not _probes:
+    if start_once("metrics-loop-probe", lambda: _probe(loop)):
         _forget_at_exit()
-    _probes[loop] = loop.create_task(_probe(loop), name="metrics-loop-probe")
 
 
 async def _probe(loop: asyncio.AbstractEventLoop) -> None:
@@ -87,6 +81,7 @@ def _sample_pools() -> None:
         logger.exception("metrics: sampling the database pools failed")
 
 
+@functools.cache
 def _forget_at_exit() -> None:
     """A process that ends takes its live gauges (pid-labelled) with it. One killed
     outright is forgotten at the next scrape instead (.exposition)."""
