@@ -92,6 +92,17 @@ def _latencies(stats: Stats, games: dict, server: int, begin: float, end: float)
             if games.get(game) == server and begin <= sent < end]
 
 
+def _by_period(stats: Stats, games: dict, server: int, begin: float, end: float,
+               period: float = 2.0) -> list[list[float]]:
+    """The latencies of ``server``'s actions sent in each ``period`` from ``begin``:
+    where in the window the slow ones were."""
+    periods: list[list[float]] = [[] for _ in range(int((end - begin) // period) + 1)]
+    for game, _seq, sent, _first, last in stats.samples:
+        if games.get(game) == server and begin <= sent < end:
+            periods[int((sent - begin) // period)].append(last - sent)
+    return periods
+
+
 async def run(args: argparse.Namespace, stack: Stack, plan: dict) -> dict:
     stats, games, rng = Stats(), {}, random.Random(args.seed)
     urls = [f"ws://127.0.0.1:{port}" for port in args.web_ports]
@@ -149,6 +160,7 @@ async def run(args: argparse.Namespace, stack: Stack, plan: dict) -> dict:
         "tables": len({c.table for c in moved}),
         "steady": _latencies(stats, games, 0, steady_from, term_at),
         "after": _latencies(stats, games, 0, term_at, term_at + args.after),
+        "after_by_period": _by_period(stats, games, 0, term_at, term_at + args.after),
         "timeouts": stack.sql("SELECT count(*) FROM games_gameevent WHERE type = 'timeout' "
                               "AND created_at >= %s", (term_utc,))[0][0],
         "unsettled": _unsettled(stack, plan, args),
@@ -197,6 +209,9 @@ def report(figures: dict, args: argparse.Namespace) -> bool:
     print(f"web0 latency, {args.after:.0f} s from the SIGTERM: p50 "
           f"{_percentile(figures['after'], 0.5) * 1000:.1f} ms, p99 {after_p99:.1f} ms "
           f"({len(figures['after'])} samples); p99 ratio {ratio:.2f}")
+    print("web0 p99 by 2 s from the SIGTERM (ms, samples): " + ", ".join(
+        f"{_percentile(values, 0.99) * 1000:.0f} ({len(values)})"
+        for values in figures["after_by_period"]))
     print(f"load client GC collections while measuring: {figures['client_collections']}")
     print(f"turns charged as timeouts since the SIGTERM: {figures['timeouts']}")
     print(f"games lost or left unsettled: {figures['unsettled']}; protocol errors "

@@ -1,7 +1,7 @@
 """Timing log lines, logger ``games.timing`` (docs/operations.md): how long
 each action took to commit or be refused, how late the sweeper claimed an expired turn,
 how long an ended game waited for its settlement, and the web process's long garbage
-collections (every table of the process waits for them).
+collections and event-loop stalls (every table of the process waits for them).
 
 Kept cheap for the hot path: two ``perf_counter`` calls per action, and a line is made
 only when the logger is enabled (GAMES_TIMING_LOG_LEVEL=WARNING silences them all). Each
@@ -100,6 +100,18 @@ def _line(what: str, **fields) -> None:
     if logger.isEnabledFor(logging.INFO):
         text = " ".join([what, *(f"{name}={value}" for name, value in fields.items())])
         logger.info(text, extra={"what": what, **fields})
+
+
+LOOP_LAG_LOG_MS = 50  # a late probe worth a line: every table of the process waited
+
+
+def log_loop_lag(seconds: float) -> None:
+    """The loop-lag probe (shuangkou_site.metrics.process_watch) woke ``seconds`` late:
+    something held this process's event loop. Beside the ``action-commit`` lines it
+    tells a stall of the process from a slow database (whose statements are late
+    while the loop is on time)."""
+    if seconds * 1000 >= LOOP_LAG_LOG_MS:
+        _line("loop-lag", ms=round(seconds * 1000))
 
 
 GC_PAUSE_LOG_MS = 20  # shorter collections are not worth a line

@@ -23,6 +23,7 @@ from prometheus_client import multiprocess
 from common.metrics.instruments import LOOP_LAG_MAX_SECONDS, LOOP_LAG_SECONDS
 from common.metrics.pool_usage import django_pool, record_pool_usage
 from games.live import action_pool
+from games.live.timing import log_loop_lag
 from shuangkou_site.loop_tasks import start_once
 from shuangkou_site.young_collections import ensure_young_collections
 
@@ -60,6 +61,7 @@ async def _probe(loop: asyncio.AbstractEventLoop) -> None:
         now = loop.time()
         lag = max(0.0, now - asked)
         LOOP_LAG_SECONDS.observe(lag)
+        log_loop_lag(lag)
         worst = max(worst, lag)
         LOOP_LAG_MAX_SECONDS.set(max(worst, previous))
         if now >= window_ends:
