@@ -36,6 +36,7 @@ from games.live.inprocess_sweeps import ensure_sweeper
 from games.live.language import connection_language
 from games.live.lifecycle.act import game_act_on_loop
 from games.live.message_fields import flag, is_whole_number
+from games.live.opening_gate import opening_turn
 from ledger.selectors import coin_wallet
 
 logger = logging.getLogger(__name__)
@@ -85,16 +86,19 @@ class TableConsumer(DirectDispatchMixin, AsyncJsonWebsocketConsumer):
         process_stop.watch_stop_signals()
         self.opened = True  # from here disconnect undoes what opening may have done
         try:
-            opened = await db(presence.open_socket)(user, self.table_id, self.channel_name)
-            if isinstance(opened, presence.Refusal):
-                self.opened = False
-                await self.close(code=opened.code)
-                return
-            heartbeat_alive(socket=self, channel=self.channel_name)
-            # Both groups before the snapshot is read, so no event falls between them.
-            await self.channel_layer.group_add(table_group(self.table_id), self.channel_name)
-            await self._join_seat(opened)
-            await self._send_snapshot()
+            async with opening_turn():  # a herd is served in order (games.live.opening_gate)
+                opened = await db(presence.open_socket)(user, self.table_id,
+                                                        self.channel_name)
+                if isinstance(opened, presence.Refusal):
+                    self.opened = False
+                    await self.close(code=opened.code)
+                    return
+                heartbeat_alive(socket=self, channel=self.channel_name)
+                # Both groups before the snapshot is read, so no event falls between them.
+                await self.channel_layer.group_add(table_group(self.table_id),
+                                                   self.channel_name)
+                await self._join_seat(opened)
+                await self._send_snapshot()
             self._start_heartbeat()
         except SocketGone:
             raise  # the client went away meanwhile: the mixin ends this consumer

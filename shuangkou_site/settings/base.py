@@ -354,6 +354,13 @@ WEB_YOUNG_GC_SECONDS = env.float("WEB_YOUNG_GC_SECONDS", 0.2)
 # pause, so that a process's game actions never wait behind all of its sockets' sends.
 GAMES_HEARTBEAT_BATCH = env.int("GAMES_HEARTBEAT_BATCH", 50)
 GAMES_HEARTBEAT_BATCH_PAUSE = env.float("GAMES_HEARTBEAT_BATCH_PAUSE", 0.01)
+# Table sockets a web process opens at a time (their row, then their first snapshot,
+# games.live.opening_gate): a herd of openings is served in order of arrival, each
+# socket back as soon as its turn comes, rather than every socket's snapshot after all
+# of their rows.
+GAMES_OPENINGS_AT_ONCE = env.int("GAMES_OPENINGS_AT_ONCE", 8)
+if GAMES_OPENINGS_AT_ONCE < 1:
+    raise ImproperlyConfigured("GAMES_OPENINGS_AT_ONCE is at least 1.")
 # Each process holding table sockets says it is alive this often (one row per process,
 # games.live.heartbeat); silent for three periods, it counts as dead and a turn of a
 # player whose socket it held does not time out: the server lost their socket. 0: none.
