@@ -12,6 +12,7 @@ from games.engine.game import Game
 from games.engine.scoring import level_multiplier
 from games.hooks.seat_fields import seat_fields
 from games.ladders import ladder_level, own_ladder
+from games.live import warm_engines
 from games.live.seat_rows import seat_rows
 from games.models import GameEvent, GameRecord, Table
 
@@ -139,10 +140,13 @@ def table_snapshot(table_id: int, user_id: int) -> dict:
     if table is None:
         raise Table.DoesNotExist(f"no table {table_id}")
     game = None
-    games = GameRecord.objects.order_by("-pk")
+    games = GameRecord.objects.select_related("room").order_by("-pk")
     record = (games.filter(pk=table["game"]) if table["game"] is not None
               else games.filter(table_id=table_id)).first()
     if record is not None:
-        game = game_view(record, user_id)
+        engine = engine_snapshot(record)
+        game = seat_view(record, engine, user_id)
+        # The table's next action here needs no trip to the database thread.
+        warm_engines.offer(record, lambda: _unshared_copy(engine))
     return {"type": "snapshot", "table": table, "game": game,
             "seq": game["seq"] if game else 0}

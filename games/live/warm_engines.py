@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import threading
 from collections import OrderedDict
+from collections.abc import Callable
 from dataclasses import dataclass
 
 from games.engine.game import Game
@@ -98,6 +99,30 @@ def catch_up(game: Game, game_id: int, seq: int) -> None:
                                              seq__lte=seq).order_by("seq") \
                 .values_list("data", flat=True):
             game.apply(data)
+
+
+def offer(record: GameRecord, game: Callable[[], Game]) -> bool:
+    """A committed engine of ``record`` (its room loaded) at ``record.seq``, read
+    elsewhere (a socket's snapshot): kept for the game's next action if this process
+    keeps none for it, and the table's game noted. ``game`` makes the engine, called
+    only then (a copy: a reader's game is shared). A socket that fails over to a
+    process that never loaded its table's game otherwise waited, at the table's first
+    action, for two trips to the database thread (the table's game, then the game's
+    log), behind every other opening there. An engine offered while an action holds
+    the game's is overwritten when that action puts its own back; one behind the row
+    is caught by the step's seq check (games.live.append). Returns whether it was kept."""
+    if record.status != GameRecord.Status.PLAYING or record.pk in _cache:
+        return False
+    facts = GameFacts.of(record)
+    made = game()
+    with _lock:
+        if record.pk in _cache:
+            return False
+        _cache[record.pk] = WarmGame(facts, made)
+        while len(_cache) > _CACHE_SIZE:
+            _cache.popitem(last=False)
+        _note(record.table_id, record.pk)
+    return True
 
 
 def remember(warm: WarmGame) -> None:
