@@ -23,6 +23,12 @@ import psycopg
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 sys.path.insert(0, ROOT)
+# Named before the site's package is imported: its Celery app names the development
+# settings where none are named, and a script's own child that inherits this
+# environment and sets Django up (loadtest.py, the load client) then started `make
+# run`'s embedded PostgreSQL in the checkout and left it running. The stack's own
+# processes are given the production settings (Stack.env).
+os.environ.setdefault("DJANGO_SETTINGS_MODULE", "shuangkou_site.settings.test")
 from shuangkou_site.deploy_units import unit_command  # noqa: E402
 
 PY = os.path.join(ROOT, ".venv", "bin", "python")

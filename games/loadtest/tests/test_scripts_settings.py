@@ -32,3 +32,12 @@ def test_the_restart_script_sets_django_up_on_the_test_settings(tmp_path):
     assert settings_after_import("loadtest_restart", data_dir) \
         == "shuangkou_site.settings.test"
     assert not data_dir.exists()  # no embedded PostgreSQL was started
+
+
+def test_the_load_scripts_give_their_children_the_test_settings(tmp_path):
+    """loadtest_stack runs the load client (scripts/loadtest.py) as a child with its
+    own environment: the development settings there started the embedded PostgreSQL."""
+    data_dir = tmp_path / "dev-data"
+    for script in ("loadtest_stack", "chaos"):
+        assert settings_after_import(script, data_dir) == "shuangkou_site.settings.test"
+    assert not data_dir.exists()
