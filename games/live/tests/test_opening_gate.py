@@ -55,18 +55,23 @@ def test_with_one_place_each_socket_gets_its_snapshot_before_the_next_opens(
     assert all(message["table"]["id"] == table_id for message in heard)
     assert len(jobs) == 8
     # Each socket's two jobs side by side, whatever order the sockets arrived in.
-    pairs = [jobs[index:index + 2] for index in range(0, 8, 2)]
-    assert all(row == ("row", user) and snapshot == ("snapshot", user)
-               for (row, snapshot) in pairs for user in [row[1]])
+    pairs = [(jobs[index], jobs[index + 1]) for index in range(0, 8, 2)]
+    assert [(row[0], snapshot[0]) for row, snapshot in pairs] == [("row", "snapshot")] * 4
+    assert all(row[1] == snapshot[1] for row, snapshot in pairs)
     assert sorted(row[1] for row, _ in pairs) == sorted(person.pk for person in people)
 
 
 def test_the_gate_has_the_configured_places_and_is_one_per_loop(settings):
     settings.GAMES_OPENINGS_AT_ONCE = 3
 
-    async def places() -> tuple[int, bool]:
+    async def places() -> tuple[list[bool], bool]:
         gate = opening_gate.opening_turn()
-        return gate._value, opening_gate.opening_turn() is gate
+        full = []
+        for _place in range(3):
+            await gate.acquire()
+            full.append(gate.locked())
+        return full, opening_gate.opening_turn() is gate
 
+    # A new loop gets a gate of its own, with all its places free again.
     first, second = asyncio.run(places()), asyncio.run(places())
-    assert first == (3, True) and second == (3, True)
+    assert first == second == ([False, False, True], True)
