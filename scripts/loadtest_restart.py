@@ -25,26 +25,21 @@ from __future__ import annotations
 
 import argparse
 import asyncio
-import os
 import random
 import signal
 import sys
 import time
 from datetime import UTC, datetime
 
-# The client reads the engine's hints (games.live.hints), whose module imports the game
-# models: Django must be set up, on settings that start nothing (no database is opened).
-# Named before the stack is imported: it imports the site's package, whose Celery app
-# names the development settings where none are named, and those start `make run`'s
-# embedded PostgreSQL in the checkout, left running after the script.
-os.environ.setdefault("DJANGO_SETTINGS_MODULE", "shuangkou_site.settings.test")
-
-from stack import ROOT, Stack, add_stack_arguments, log  # noqa: E402
+from stack import ROOT, Stack, add_stack_arguments, log
 
 sys.path.insert(0, ROOT)
 
 import django  # noqa: E402
 
+# The client reads the engine's hints (games.live.hints), whose module imports the game
+# models: Django must be set up, on the settings that start nothing (no database is
+# opened), which importing the stack names (scripts/stack.py).
 django.setup()
 
 from games.loadtest.client_gc import GcPauses, collector_off, collector_on  # noqa: E402

@@ -140,13 +140,14 @@ def table_snapshot(table_id: int, user_id: int) -> dict:
     if table is None:
         raise Table.DoesNotExist(f"no table {table_id}")
     game = None
-    games = GameRecord.objects.select_related("room").order_by("-pk")
+    games = GameRecord.objects.order_by("-pk")
     record = (games.filter(pk=table["game"]) if table["game"] is not None
               else games.filter(table_id=table_id)).first()
     if record is not None:
         engine = engine_snapshot(record)
         game = seat_view(record, engine, user_id)
-        # The table's next action here needs no trip to the database thread.
+        # The table's next action here needs no trip to the database thread (the offer
+        # reads the room's turn times only when it keeps the engine: once per game).
         warm_engines.offer(record, lambda: _unshared_copy(engine))
     return {"type": "snapshot", "table": table, "game": game,
             "seq": game["seq"] if game else 0}

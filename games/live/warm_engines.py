@@ -102,7 +102,7 @@ def catch_up(game: Game, game_id: int, seq: int) -> None:
 
 
 def offer(record: GameRecord, game: Callable[[], Game]) -> bool:
-    """A committed engine of ``record`` (its room loaded) at ``record.seq``, read
+    """A committed engine of ``record`` at ``record.seq``, read
     elsewhere (a socket's snapshot): kept for the game's next action if this process
     keeps none for it, and the table's game noted. ``game`` makes the engine, called
     only then (a copy: a reader's game is shared). A socket that fails over to a
@@ -113,26 +113,28 @@ def offer(record: GameRecord, game: Callable[[], Game]) -> bool:
     is caught by the step's seq check (games.live.append). Returns whether it was kept."""
     if record.status != GameRecord.Status.PLAYING or record.pk in _cache:
         return False
-    facts = GameFacts.of(record)
-    made = game()
+    warm = WarmGame(GameFacts.of(record), game())
     with _lock:
         if record.pk in _cache:
             return False
-        _cache[record.pk] = WarmGame(facts, made)
-        while len(_cache) > _CACHE_SIZE:
-            _cache.popitem(last=False)
-        _note(record.table_id, record.pk)
+        _keep(warm)
     return True
 
 
 def remember(warm: WarmGame) -> None:
     """Keep ``warm`` for the next step of its game (after a commit, or unchanged)."""
     with _lock:
-        _cache[warm.facts.game_id] = warm
-        _cache.move_to_end(warm.facts.game_id)
-        while len(_cache) > _CACHE_SIZE:
-            _cache.popitem(last=False)
-        _note(warm.facts.table_id, warm.facts.game_id)
+        _keep(warm)
+
+
+def _keep(warm: WarmGame) -> None:
+    """Keep ``warm`` as the newest game, forgetting the oldest past the cache's size,
+    and note its table's game. Call with the lock held."""
+    _cache[warm.facts.game_id] = warm
+    _cache.move_to_end(warm.facts.game_id)
+    while len(_cache) > _CACHE_SIZE:
+        _cache.popitem(last=False)
+    _note(warm.facts.table_id, warm.facts.game_id)
 
 
 def table_game(table_id: int) -> int | None:

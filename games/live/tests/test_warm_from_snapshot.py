@@ -53,7 +53,7 @@ def test_the_first_action_after_a_snapshot_needs_no_database_thread(bots_wait, m
 def test_an_ended_game_is_not_kept_and_a_kept_engine_is_not_replaced(bots_wait):
     record, _seat, _alice = game_at_alices_turn("kept")
     forget(record)
-    record = GameRecord.objects.select_related("room").get(pk=record.pk)
+    record = GameRecord.objects.get(pk=record.pk)
     made = []
 
     def engine() -> Game:
