@@ -15,18 +15,19 @@ import argparse
 import json
 import math
 import sys
+from contextlib import closing
 from itertools import combinations
 from time import perf_counter
 
 from .ai import BOTS, BUDGET_MS
-from .match import play_deal, spread, summarise
+from .match import play_deals, spread, summarise
 from .presets import PRESETS
 
 SEARCHING = "strong"
 
 
 def run_league(bots: list[str], ruleset: str = "qq", deals: int = 100, seed: int = 1, *,
-               budget_ms: int = BUDGET_MS, time_limit: float | None = None,
+               budget_ms: int = BUDGET_MS, jobs: int = 1, time_limit: float | None = None,
                out: str | None = None, progress: bool = False) -> dict:
     unknown = [bot for bot in bots if bot not in BOTS]
     if unknown or len(set(bots)) != len(bots) or len(bots) < 2:
@@ -37,18 +38,19 @@ def run_league(bots: list[str], ruleset: str = "qq", deals: int = 100, seed: int
         raise ValueError("deals must be at least 1")
     pairings = list(combinations(bots, 2))
     results: dict = {pairing: [] for pairing in pairings}
-    started = perf_counter()
-    stopped = False
-    report: dict = {}
     # The rule-based pairings first (seconds a deal), then the searching bot's, each
     # round-robin by deal: a league cut short by its time limit has every quick pairing
     # whole and the slow ones at about the same number of deals.
     quick = [pairing for pairing in pairings if SEARCHING not in pairing]
     slow = [pairing for pairing in pairings if SEARCHING in pairing]
-    for batch in (quick, slow):
-        for index in range(deals):
-            for a, b in batch:
-                results[(a, b)].append(play_deal((ruleset, a, b, seed, index, budget_ms, None)))
+    tasks = [(ruleset, a, b, seed, index, budget_ms, None)
+             for batch in (quick, slow) for index in range(deals) for a, b in batch]
+    started = perf_counter()
+    stopped = False
+    report: dict = {}
+    with closing(play_deals(tasks, jobs)) as played:
+        for done, deal in enumerate(played, 1):
+            results[(deal["a"], deal["b"])].append(deal)
             report = league_table(bots, results, ruleset=ruleset, seed=seed,
                                   budget_ms=budget_ms, requested_deals=deals,
                                   seconds=perf_counter() - started)
@@ -56,12 +58,11 @@ def run_league(bots: list[str], ruleset: str = "qq", deals: int = 100, seed: int
                 with open(out, "w") as handle:
                     json.dump(report, handle, ensure_ascii=False)
             if progress:
-                sys.stderr.write(f"\rdeal {index + 1} of {deals}: {len(batch)} pairings")
-            if time_limit is not None and perf_counter() - started > time_limit:
-                stopped = index + 1 < deals or batch is quick
+                sys.stderr.write(f"\rdeal {done} of {len(tasks)} (all pairings)")
+            if time_limit is not None and perf_counter() - started > time_limit \
+                    and done < len(tasks):
+                stopped = True
                 break
-        if stopped:
-            break
     report["stopped_early"] = stopped
     return report
 
@@ -150,6 +151,7 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--deals", type=int, default=100)
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--budget-ms", type=int, default=BUDGET_MS)
+    parser.add_argument("--jobs", type=int, default=1, help="worker processes")
     parser.add_argument("--time-limit", type=float, default=None, metavar="SECONDS")
     parser.add_argument("--out", default=None, help="write the table so far after every deal")
     parser.add_argument("--json", action="store_true")
@@ -157,7 +159,8 @@ def main(argv: list[str] | None = None) -> None:
     args = parser.parse_args(argv)
     try:
         report = run_league(args.bots.split(","), args.ruleset, args.deals, args.seed,
-                            budget_ms=args.budget_ms, time_limit=args.time_limit,
+                            budget_ms=args.budget_ms, jobs=args.jobs,
+                            time_limit=args.time_limit,
                             out=args.out, progress=not args.no_progress)
     except ValueError as error:
         parser.error(str(error))

@@ -16,6 +16,8 @@ import math
 import statistics
 import sys
 from collections import Counter
+from collections.abc import Iterator
+from contextlib import closing
 from time import perf_counter, thread_time
 
 from .ai import BOTS, BUDGET_MS, decide, position_from_game
@@ -72,8 +74,22 @@ def play_deal(args: tuple) -> dict:
         record["a_team"] = a_team
         record["a_won"] = team_of(record["finish"][0], players) == a_team
         games.append(record)
-    return {"index": index, "games": games,
+    return {"index": index, "a": a, "b": b, "games": games,
             "value": sum(game["a_value"] for game in games) / 2}
+
+
+def play_deals(tasks: list[tuple], jobs: int = 1) -> Iterator[dict]:
+    """:func:`play_deal` of every task: in order with one job; with more, in that many
+    worker processes, as they finish. Closing the iterator early (a time limit) stops
+    the workers and drops the deals they were playing."""
+    if jobs <= 1:
+        for task in tasks:
+            yield play_deal(task)
+        return
+    import multiprocessing
+
+    with multiprocessing.get_context("spawn").Pool(jobs) as pool:
+        yield from pool.imap_unordered(play_deal, tasks)
 
 
 def run_match(a: str, b: str, ruleset: str = "qq", deals: int = 100, seed: int = 1, *,
@@ -91,22 +107,9 @@ def run_match(a: str, b: str, ruleset: str = "qq", deals: int = 100, seed: int =
     started = perf_counter()
     results = []
     stopped = False
-    if jobs > 1:
-        import multiprocessing
-
-        with multiprocessing.get_context("spawn").Pool(jobs) as pool:
-            for done, result in enumerate(pool.imap_unordered(play_deal, tasks), 1):
-                results.append(result)
-                if progress:
-                    _progress(done, deals)
-                if time_limit is not None and perf_counter() - started > time_limit \
-                        and done < deals:
-                    stopped = True
-                    pool.terminate()
-                    break
-    else:
-        for done, task in enumerate(tasks, 1):
-            results.append(play_deal(task))
+    with closing(play_deals(tasks, jobs)) as played:
+        for done, result in enumerate(played, 1):
+            results.append(result)
             if progress:
                 _progress(done, deals)
             if time_limit is not None and perf_counter() - started > time_limit \

@@ -136,6 +136,21 @@ def test_a_league_of_three_rule_based_bots():
     assert report["stopped_early"] is False
 
 
+def test_a_league_in_worker_processes_gives_the_same_table():
+    alone = run_league(["trustee", "table", "expert"], "qq", deals=2, seed=3)
+    shared = run_league(["trustee", "table", "expert"], "qq", deals=2, seed=3, jobs=2)
+    assert shared["pairings"] == alone["pairings"]
+    assert shared["bots"] == alone["bots"]
+
+
+def test_a_league_stopped_by_its_time_limit_says_so():
+    report = run_league(["trustee", "table", "expert"], "qq", deals=3, seed=3, time_limit=0)
+    assert report["stopped_early"] is True
+    # One deal was played before the limit was looked at: the first quick pairing's.
+    assert [(row["a"], row["b"], row["deals"]) for row in report["pairings"]] == [
+        ("trustee", "table", 1)]
+
+
 def test_a_league_refuses_unknown_or_repeated_bots():
     with pytest.raises(ValueError, match="two different bots"):
         run_league(["trustee", "trustee"], deals=1)
