@@ -205,7 +205,7 @@ def _place_wilds(rest: list[int], wilds: list[int], fixed: list[Group],
             else:
                 added[target] += 1
                 extra.setdefault(target, []).append(wild)
-        if any(added[r] and counts[r] + added[r] < 4 for r in range(RANK_COUNT)):
+        if any(counts[rank] + added[rank] < 4 for rank in extra):
             continue
         groups = list(fixed)
         for rank in range(TWO + 1):
@@ -230,31 +230,27 @@ _SPLIT_CACHE = Memo(2 * _CACHE_LIMIT)
 
 
 def _split(counts: Counts) -> tuple[list[Group], float]:
-    """The cheapest split of cards with no bombs left into chains and sets."""
+    """The cheapest split of cards with no bombs left into chains and sets.
+
+    Every subproblem of the split is the cards left above the ranks already
+    grouped, so the memo is keyed by the cards alone: the lowest rank held is where
+    the split goes on."""
     shard = _SPLIT_CACHE.shards[hash(counts) & _SPLIT_CACHE.mask]
     found = shard.get(counts)
-    if found is None:
-        found = _SPLIT_CACHE.put(shard, counts, _split_from(counts, 0))
-    return found
-
-
-def _split_from(counts: Counts, low: int) -> tuple[list[Group], float]:
+    if found is not None:
+        return found
+    low = 0
     while low < RANK_COUNT and not counts[low]:
         low += 1
     if low == RANK_COUNT:
-        return [], 0.0
-    key = (counts, low)
-    shard = _SPLIT_CACHE.shards[hash(key) & _SPLIT_CACHE.mask]
-    found = shard.get(key)
-    if found is not None:
-        return found
+        return _NOTHING
     # The cards of the lowest rank form a set, or some start a chain here.
     count = counts[low]
-    set_group = _set_group(low, count)
+    set_group, set_cost = _SETS[low][count]
     rest = list(counts)
     rest[low] = 0
-    groups, cost = _split_from(tuple(rest), low + 1)
-    best = ([set_group, *groups], cost + group_cost(set_group))
+    groups, cost = _split(tuple(rest))
+    best = ([set_group, *groups], cost + set_cost)
     if low <= ACE:
         for width, shortest, kind in _CHAIN_KINDS:
             if count < width:
@@ -266,16 +262,15 @@ def _split_from(counts: Counts, low: int) -> tuple[list[Group], float]:
                 rest = list(counts)
                 for rank in range(low, end + 1):
                     rest[rank] -= width
-                length = end - low + 1
-                cards = [0] * RANK_COUNT
-                for rank in range(low, end + 1):
-                    cards[rank] = width
-                chain = Group(tuple(cards), kind, end, width * length, length)
-                groups, cost = _split_from(tuple(rest), low)
-                cost += group_cost(chain)
+                chain, chain_cost = _chain(kind, width, low, end)
+                groups, cost = _split(tuple(rest))
+                cost += chain_cost
                 if cost < best[1]:
                     best = ([chain, *groups], cost)
-    return _SPLIT_CACHE.put(shard, key, best)
+    return _SPLIT_CACHE.put(shard, counts, best)
+
+
+_NOTHING: tuple[list[Group], float] = ([], 0.0)
 
 
 def _set_group(rank: int, count: int) -> Group:
@@ -284,6 +279,27 @@ def _set_group(rank: int, count: int) -> Group:
     if count > 3:  # jokers only: a bomb is placed before the split
         count = 3
     return Group(tuple(cards), _SET_KINDS[count], rank, count)
+
+
+# Every set a split can make, with its cost, built once: the split is the planner's
+# inner loop, and a group is immutable.
+_SETS = tuple((None,) + tuple((group, group_cost(group))
+                              for group in (_set_group(rank, count) for count in range(1, 9)))
+              for rank in range(RANK_COUNT))
+_CHAINS: dict[tuple[str, int, int], tuple[Group, float]] = {}
+
+
+def _chain(kind: str, width: int, low: int, end: int) -> tuple[Group, float]:
+    """The chain of ``width`` cards a rank from ``low`` to ``end``, with its cost."""
+    found = _CHAINS.get((kind, low, end))
+    if found is None:
+        cards = [0] * RANK_COUNT
+        for rank in range(low, end + 1):
+            cards[rank] = width
+        length = end - low + 1
+        group = Group(tuple(cards), kind, end, width * length, length)
+        found = _CHAINS[(kind, low, end)] = (group, group_cost(group))
+    return found
 
 
 _READINGS = Memo(_CACHE_LIMIT)
