@@ -22,7 +22,11 @@ from django.db import connections
 from psycopg.conninfo import make_conninfo
 from psycopg_pool import AsyncConnectionPool
 
-_pools: dict[asyncio.AbstractEventLoop, asyncio.Future] = {}
+from common.per_loop import PerLoop
+
+# A loop that ended without closing its pool: its connections close when they are
+# collected; its entry is dropped when another loop opens one.
+_pools: PerLoop[asyncio.Future] = PerLoop()
 
 
 async def execute(sql: str, params: dict) -> tuple[int, tuple | None]:
@@ -37,7 +41,7 @@ async def execute(sql: str, params: dict) -> tuple[int, tuple | None]:
 def opened_pool() -> AsyncConnectionPool | None:
     """This loop's pool once it has opened (its usage figures: shuangkou_site.metrics),
     else None. Call on the loop."""
-    opening = _pools.get(asyncio.get_running_loop())
+    opening = _pools.get()
     if opening is None or not opening.done() or opening.cancelled() or opening.exception():
         return None
     return opening.result()
@@ -45,7 +49,7 @@ def opened_pool() -> AsyncConnectionPool | None:
 
 async def close() -> None:
     """Close this loop's pool, if it has one (before the loop ends)."""
-    opening = _pools.pop(asyncio.get_running_loop(), None)
+    opening = _pools.pop()
     if opening is not None:
         try:
             pool = await opening
@@ -55,17 +59,12 @@ async def close() -> None:
 
 
 async def _pool() -> AsyncConnectionPool:
-    loop = asyncio.get_running_loop()
-    opening = _pools.get(loop)
-    if opening is None:
-        _forget_finished_loops()
-        opening = _pools[loop] = asyncio.ensure_future(_open())
+    opening = _pools.get_or_make(lambda: asyncio.ensure_future(_open()))
     try:
         # Shielded: an action cancelled meanwhile must not cancel the others' pool.
         return await asyncio.shield(opening)
     except Exception:
-        if _pools.get(loop) is opening:
-            del _pools[loop]  # PostgreSQL was away: the next action tries again
+        _pools.forget(opening)  # PostgreSQL was away: the next action tries again
         raise
 
 
@@ -100,9 +99,3 @@ def application_name() -> str:
     name = connections["default"].settings_dict.get("OPTIONS", {}).get("application_name")
     return f"{name or 'shuangkou'}-actions"
 
-
-def _forget_finished_loops() -> None:
-    # A loop that ended without closing its pool: its connections close when they are
-    # collected; only the entry is left to drop.
-    for loop in [loop for loop in _pools if loop.is_closed()]:
-        del _pools[loop]

@@ -31,6 +31,7 @@ from channels.db import database_sync_to_async
 from django.conf import settings
 from django.db.models import OuterRef, Subquery
 
+from common.per_loop import PerLoop
 from games.live.socket_rows import process_beat, sockets_seen
 from games.models import GameRecord, Table
 
@@ -73,9 +74,8 @@ class _Beat:
     task: asyncio.Task | None = None
 
 
-# Keyed by loop: tests run many loops in one process, and a task of a finished loop
-# must never be taken for a running heartbeat.
-_beats: dict[asyncio.AbstractEventLoop, _Beat] = {}
+# Per loop: a task of a finished loop must never be taken for a running heartbeat.
+_beats: PerLoop[_Beat] = PerLoop()
 
 
 def heartbeat_join(*, table_id: int, socket: object, send: Send) -> None:
@@ -101,9 +101,7 @@ def heartbeat_alive(*, socket: object, channel: str) -> None:
 def _running_beat() -> _Beat:
     """The running loop's heartbeat, its task started if it is not running."""
     loop = asyncio.get_running_loop()
-    for old in [old for old in _beats if old.is_closed()]:
-        del _beats[old]
-    beat = _beats.setdefault(loop, _Beat())
+    beat = _beats.get_or_make(_Beat)
     if beat.task is None or beat.task.done():
         beat.task = loop.create_task(_beat_forever(loop, beat))
     return beat
@@ -111,9 +109,8 @@ def _running_beat() -> _Beat:
 
 def heartbeat_leave(*, table_id: int, socket: object) -> None:
     """No more heartbeats for ``socket``. Safe to call for a socket never joined."""
-    try:
-        beat = _beats[asyncio.get_running_loop()]
-    except (KeyError, RuntimeError):
+    beat = _beats.get()
+    if beat is None:
         return
     beat.alive.pop(socket, None)
     table = beat.sockets.get(table_id)
@@ -126,7 +123,7 @@ def heartbeat_leave(*, table_id: int, socket: object) -> None:
 
 def heartbeat_sockets() -> dict[int, set]:
     """The sockets registered on the running loop, by table (for tests)."""
-    beat = _beats.get(asyncio.get_running_loop())
+    beat = _beats.get()
     return {table: set(sockets) for table, sockets in beat.sockets.items()} if beat else {}
 
 
@@ -161,8 +158,8 @@ async def _beat_forever(loop: asyncio.AbstractEventLoop, beat: _Beat) -> None:
     finally:
         # Nothing awaits between the last check and here: a socket joining now finds
         # the task done and starts a new one.
-        if _beats.get(loop) is beat and not (beat.sockets or beat.alive):
-            del _beats[loop]
+        if not (beat.sockets or beat.alive):
+            _beats.forget(beat, loop)
 
 
 async def _read_and_send(beat: _Beat) -> None:

@@ -19,6 +19,8 @@ from typing import Protocol
 
 from channels.db import database_sync_to_async
 
+from common.per_loop import PerLoop
+
 logger = logging.getLogger(__name__)
 
 
@@ -113,20 +115,16 @@ class SharedRefresh:
                 del self.senders[listener]
 
     def _forget_if_idle(self) -> None:
-        if not self.listeners and self.task is None and _refreshes.get(self.loop) is self:
-            del _refreshes[self.loop]
+        if not self.listeners and self.task is None:
+            _refreshes.forget(self, self.loop)
 
 
-# Keyed by the running loop: tests run many event loops in one process, and a task or a
-# future belongs to the loop that made it.
-_refreshes: dict[asyncio.AbstractEventLoop, SharedRefresh] = {}
+_refreshes: PerLoop[SharedRefresh] = PerLoop()
 
 
 def loop_refresh(*, window: Callable[[], Awaitable[None]],
                  render: Callable[[str], str]) -> SharedRefresh:
     """The shared refresh of the running event loop's lobby sockets, made on first use."""
     loop = asyncio.get_running_loop()
-    refresh = _refreshes.get(loop)
-    if refresh is None:
-        refresh = _refreshes[loop] = SharedRefresh(loop=loop, window=window, render=render)
-    return refresh
+    return _refreshes.get_or_make(
+        lambda: SharedRefresh(loop=loop, window=window, render=render))

@@ -16,17 +16,12 @@ import asyncio
 
 from django.conf import settings
 
-# Keyed by loop: tests run many loops in one process, and a semaphore belongs to one.
-_gates: dict[asyncio.AbstractEventLoop, asyncio.Semaphore] = {}
+from common.per_loop import PerLoop
+
+_gates: PerLoop[asyncio.Semaphore] = PerLoop()
 
 
 def opening_turn() -> asyncio.Semaphore:
     """The running loop's gate (``async with opening_turn(): …``), of
     GAMES_OPENINGS_AT_ONCE places, read when the loop's first socket opens."""
-    loop = asyncio.get_running_loop()
-    gate = _gates.get(loop)
-    if gate is None:
-        for closed in [old for old in _gates if old.is_closed()]:
-            del _gates[closed]
-        gate = _gates[loop] = asyncio.Semaphore(settings.GAMES_OPENINGS_AT_ONCE)
-    return gate
+    return _gates.get_or_make(lambda: asyncio.Semaphore(settings.GAMES_OPENINGS_AT_ONCE))

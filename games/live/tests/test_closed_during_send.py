@@ -70,7 +70,7 @@ def wait_for(condition, what: str, *, sweep: bool = False):
 
 def no_heartbeat_left() -> bool:
     """No event loop's heartbeat still writes to, or keeps alive, any socket."""
-    return not any(beat.sockets or beat.alive for beat in list(heartbeat._beats.values()))
+    return not any(beat.sockets or beat.alive for beat in heartbeat._beats.values())
 
 
 @pytest.mark.parametrize("held", ["table", "error"])
