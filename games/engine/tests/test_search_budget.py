@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import pytest
 
-from games.engine import playout, search
+from games.engine import playout, search, search_bench
 from games.engine.ai import position_from_game
 from games.engine.game import Game
 from games.engine.memo import Memo
@@ -139,3 +139,15 @@ def test_analysis_waits_for_its_first_sample_whatever_the_clock(clock):
     report = search.search(position, seed=1, budget_ms=0, include=played, must_include=True)
     assert report["samples"] == 1
     assert search.text_of(played) in report["values"]
+
+
+def test_the_search_bench_gives_the_same_values_every_run():
+    first = search_bench.run("qq", games=1, samples=2, seed="bench-test")
+    again = search_bench.run("qq", games=1, samples=2, seed="bench-test")
+    assert first["positions"] > 10
+    # Forced positions take no sample; every other takes exactly two.
+    assert 0 < first["samples"] <= 2 * first["positions"]
+    assert first["fingerprint"] == again["fingerprint"]
+    assert first["samples"] == again["samples"]
+    other = search_bench.run("qq", games=1, samples=3, seed="bench-test")
+    assert other["fingerprint"] != first["fingerprint"]
