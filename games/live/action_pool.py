@@ -98,4 +98,3 @@ def application_name() -> str:
     connection (DATABASE_URL's ``application_name``), with ``-actions``."""
     name = connections["default"].settings_dict.get("OPTIONS", {}).get("application_name")
     return f"{name or 'shuangkou'}-actions"
-
