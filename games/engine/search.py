@@ -183,7 +183,8 @@ _RACE_EVERY = 2
 _DROP_Z = 2.0
 # The expert's choice gives way to a candidate ahead of it by more than this many
 # standard errors of the paired difference. On the league's 300 deals against the
-# expert, 1.5 gave +1.80 a game and 2 gave +1.04; 1 lost to both (docs/engine.md).
+# expert, 1.5 gave +1.80 a game and 2 gave +1.04; 1 scored below both on the one
+# 60-deal seed it was tried on (docs/engine.md, "Tuning tried").
 _SWITCH_Z = 1.5
 # The analysis calls a played move worse only past two standard errors: it compares
 # the played move with the best of several candidates, so one would often pass a
