@@ -36,10 +36,13 @@ _URGENT_LEAD_GAIN = 1.5
 
 
 def expert_move(hand: Counts, current: Reading | None, current_seat: int | None, seat: int,
-                sizes, rules: RuleSet, full: bool = True) -> Counts | None:
+                sizes, rules: RuleSet, full: bool = True,
+                hand_plan: Plan | None = None) -> Counts | None:
     """The expert's action: cards, or None to pass. ``sizes`` are every seat's card
-    counts now; ``current_seat`` made the play to beat (None on lead)."""
-    hand_plan = plan(hand, rules)
+    counts now; ``current_seat`` made the play to beat (None on lead). ``hand_plan``
+    is the hand's plan when the caller has one (the playouts carry theirs)."""
+    if hand_plan is None:
+        hand_plan = plan(hand, rules)
     if current is None:
         if len(hand_plan.groups) > 1 and sum(hand) <= _OUT_AT_ONCE \
                 and reading_of(hand, rules) is not None:

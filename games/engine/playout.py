@@ -9,6 +9,7 @@ from time import thread_time
 from .cards import Counts
 from .expert import expert_move
 from .patterns import best_beating
+from .planner import Plan, group_cost, plan
 from .position import Position
 from .rulesets import RuleSet
 from .scoring import bomb_record, score_places, score_tcy
@@ -22,7 +23,7 @@ class Sim:
     play is kept alive by the cache or the position, so ids are not reused)."""
 
     __slots__ = ("rules", "cache", "hands", "sizes", "alive", "turn", "current",
-                 "current_seat", "passes", "finish", "bombs", "over")
+                 "current_seat", "passes", "finish", "bombs", "over", "plans")
 
     def __init__(self, rules: RuleSet, hands: list[Counts], position: Position,
                  cache: dict | None = None) -> None:
@@ -38,6 +39,8 @@ class Sim:
         self.finish = list(position.finish)
         self.bombs = list(position.bombs)
         self.over = False
+        # Each seat's plan as the rollout carries it (None: plan the hand afresh).
+        self.plans: list[Plan | None] = [None] * len(hands)
 
     def step(self, cards: Counts | None) -> None:
         who = self.turn
@@ -50,6 +53,7 @@ class Sim:
         if reading is None:
             reading = self.cache[key] = best_beating(cards, self.current, self.rules)
         self.hands[who] = tuple(map(sub, self.hands[who], cards))
+        self.plans[who] = None  # a play from outside the policy: plan the rest afresh
         self.sizes[who] -= reading.size
         self.current, self.current_seat, self.passes = reading, who, 0
         if reading.is_bomb:
@@ -61,6 +65,21 @@ class Sim:
                 self.over = True
                 return
         self._advance(who)
+
+    def expert_step(self) -> None:
+        """The seat to act plays the expert's move (:func:`expert_move` without move
+        generation). Each seat's plan is carried from move to move: what is left after
+        a group of the plan is the rest of the plan (:func:`_plan_left`), so only a
+        hand broken off-plan is planned afresh — a fresh plan was the playouts'
+        largest cost."""
+        seat = self.turn
+        hand = self.hands[seat]
+        hand_plan = self.plans[seat] or plan(hand, self.rules)
+        cards = expert_move(hand, self.current, self.current_seat, seat, self.sizes,
+                            self.rules, full=False, hand_plan=hand_plan)
+        left = _plan_left(hand_plan, cards)
+        self.step(cards)
+        self.plans[seat] = left
 
     def _advance(self, who: int) -> None:
         winner = self.current_seat
@@ -95,24 +114,33 @@ class Sim:
 
 
 def rollout(sim: Sim, limit: int = 400, deadline: float | None = None) -> bool:
-    """Play to the end with the expert's policy for every seat (:func:`expert_move`
-    without move generation; its plans are memoised). With ``deadline`` (a
-    ``thread_time()``), give up once past it and answer False: a rollout from a full
-    hand runs a hundred moves, too long to wait for at the end of a budget. The clock
-    is read every :data:`CLOCK_EVERY` moves: a reading costs about 0.4 µs, a move
-    about 30 µs."""
-    rules = sim.rules
-    hands = sim.hands
-    sizes = sim.sizes
+    """Play to the end with the expert's policy for every seat (:meth:`Sim.expert_step`).
+    With ``deadline`` (a ``thread_time()``), give up once past it and answer False: a
+    rollout from a full hand runs a hundred moves, too long to wait for at the end of a
+    budget. The clock is read every :data:`CLOCK_EVERY` moves: a reading costs about
+    0.4 µs, a move about 30 µs."""
     for move in range(limit):
         if sim.over:
             return True
         if deadline is not None and not move % CLOCK_EVERY and thread_time() > deadline:
             return False
-        seat = sim.turn
-        sim.step(expert_move(hands[seat], sim.current, sim.current_seat, seat, sizes, rules,
-                             full=False))
+        sim.expert_step()
     raise RuntimeError("a rollout did not end")
 
 
 CLOCK_EVERY = 4
+
+
+def _plan_left(hand_plan: Plan, cards: Counts | None) -> Plan | None:
+    """What is left of ``hand_plan`` after ``cards``: the same plan after a pass, the
+    other groups after one of its groups, None (plan afresh) after anything else. The
+    rest of a plan may cost a little more than the best plan of the cards left; the
+    playouts take it for the speed (docs/engine.md, "Strong bot")."""
+    if cards is None:
+        return hand_plan
+    groups = hand_plan.groups
+    for index, group in enumerate(groups):
+        if group.cards == cards:
+            rest = groups[:index] + groups[index + 1:]
+            return Plan(rest, hand_plan.cost - group_cost(group)) if rest else None
+    return None
