@@ -1,5 +1,6 @@
 """Set-up shared by every app's tests."""
 
+import asyncio
 import copy
 import os
 import shutil
@@ -8,6 +9,8 @@ import uuid
 from pathlib import Path
 
 import pytest
+from asgiref.sync import sync_to_async
+from django.db import connections
 from django.utils import translation
 from hypothesis import settings as hypothesis_settings
 
@@ -148,3 +151,14 @@ def no_earlier_sweep_mark():
 
     cache.delete(KEY)
     yield
+
+
+@pytest.fixture(autouse=True)
+def no_connection_left_on_asgirefs_thread():
+    """Database work that a test's own event loop (``asyncio.run``, a server on a
+    thread) sends through ``sync_to_async`` runs on asgiref's one shared thread, which
+    outlives the test. A connection some path leaves open there stayed checked out of
+    the pool to the end of the run, and the test database then could not be dropped
+    ("being accessed by other users"): give back whatever that thread holds."""
+    yield
+    asyncio.run(sync_to_async(connections.close_all)())
