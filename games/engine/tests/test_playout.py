@@ -4,23 +4,21 @@ cards the seat still holds."""
 
 from __future__ import annotations
 
+from functools import reduce
+
 import pytest
 
 from games.engine import playout
 from games.engine.ai import position_from_game
 from games.engine.bot import trustee_move
-from games.engine.cards import RANK_COUNT, format_cards
+from games.engine.cards import RANK_COUNT, add, format_cards, subtract
 from games.engine.game import Game
 from games.engine.planner import group_cost, plan
 from games.engine.presets import PRESETS
 
 
 def cards_of(groups) -> tuple[int, ...]:
-    total = [0] * RANK_COUNT
-    for group in groups:
-        for rank, count in enumerate(group.cards):
-            total[rank] += count
-    return tuple(total)
+    return reduce(add, (group.cards for group in groups), (0,) * RANK_COUNT)
 
 
 def test_what_is_left_of_a_plan_after_one_of_its_groups_is_the_other_groups():
@@ -33,7 +31,7 @@ def test_what_is_left_of_a_plan_after_one_of_its_groups_is_the_other_groups():
         left = playout._plan_left(hand_plan, group.cards)
         assert left is not None
         assert len(left.groups) == len(hand_plan.groups) - 1
-        assert cards_of(left.groups) == tuple(h - c for h, c in zip(hand, group.cards))
+        assert cards_of(left.groups) == subtract(hand, group.cards)
         assert left.cost == pytest.approx(sum(group_cost(g) for g in left.groups))
     assert playout._plan_left(hand_plan, None) is hand_plan  # a pass changes nothing
     # Cards that are no group of the plan (one card of a pair, say): plan afresh.
