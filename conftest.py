@@ -2,6 +2,7 @@
 
 import asyncio
 import copy
+import gc
 import os
 import shutil
 import subprocess
@@ -42,6 +43,15 @@ def pytest_configure(config) -> None:
         except FileNotFoundError:
             raise pytest.UsageError("msgfmt is missing: run `make messages` "
                                     "(it installs gettext)") from None
+
+
+def pytest_sessionfinish(session) -> None:
+    """Take out the web process's long-collection log (shuangkou_site/asgi.py installs it
+    when a live-server test imports the app): the collections at interpreter exit would
+    otherwise log to a stream pytest has closed by then ("--- Logging error ---")."""
+    from games.live.timing import GcPauseLog
+
+    gc.callbacks[:] = [c for c in gc.callbacks if not isinstance(c, GcPauseLog)]
 
 
 def pytest_report_header(config) -> str:
