@@ -164,6 +164,27 @@ def _search(position: Position, *, seed: int, budget_ms: int, max_samples: int |
             "forced": False, "samples": done, "clearly_better": clear}
 
 
+def candidate_actions(position: Position) -> list[str]:
+    """The actions the search weighs in ``position``, the expert's choice first."""
+    return [text_of(cards) for cards in _candidates(position)]
+
+
+def candidate_values(position: Position, samples: int, *, seed: str = "reference") -> dict:
+    """Every candidate of the search valued on the same ``samples`` deals, no racing and
+    no clock: ``{action: mean team value}``, the expert's choice first. The reference
+    of ``search_regret``; the same position and seed give the same values."""
+    candidates = _candidates(position)
+    rng = random.Random(f"values:{seed}")
+    hints = _hints(position)
+    cache: dict = {}
+    totals = [0.0] * len(candidates)
+    for _ in range(samples):
+        hands = _determinize(position, rng, hints)
+        for index, value in enumerate(_sample(position, hands, candidates, cache, None)):
+            totals[index] += value
+    return {text_of(cards): total / samples for cards, total in zip(candidates, totals)}
+
+
 def _sample(position: Position, hands: list[Counts], candidates: list[Counts | None],
             cache: dict, deadline: float | None) -> list[float] | None:
     """Each candidate played out on one deal: the seat's team value for each, or None
