@@ -47,7 +47,7 @@ def reference(found: list[Position], samples: int, seed: str, jobs: int = 1) -> 
 
 def run(ruleset: str = "qq", games: int = 14, reference_samples: int = 800,
         seed: str = "px", budget_ms: int = BUDGET_MS, samples: int | None = None,
-        jobs: int = 1, reference_path: Path | None = None) -> dict:
+        jobs: int = 1, reference_path: Path | None = None, search_seed: int = 0) -> dict:
     found = searched_positions(ruleset, games, seed)
     asked = {"ruleset": ruleset, "games": games, "reference_samples": reference_samples,
              "seed": seed}
@@ -67,7 +67,7 @@ def run(ruleset: str = "qq", games: int = 14, reference_samples: int = 800,
             reference_path.write_text(json.dumps({"asked": asked, "values": values}))
     regrets, expert_regrets, taken, switched = [], [], [], 0
     for index, (position, valued) in enumerate(zip(found, values)):
-        report = search(position, seed=1_000_000 + index, budget_ms=budget_ms,
+        report = search(position, seed=1_000_000 * (1 + search_seed) + index, budget_ms=budget_ms,
                         max_samples=samples)
         best = max(valued.values())
         expert_choice = next(iter(valued))
@@ -91,6 +91,8 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--budget-ms", type=int, default=BUDGET_MS)
     parser.add_argument("--samples", type=int, default=None,
                         help="a fixed number of samples for the search (the clock never binds)")
+    parser.add_argument("--search-seed", type=int, default=0,
+                        help="another seed gives the search under test other deals")
     parser.add_argument("--jobs", type=int, default=1, help="processes for the reference")
     parser.add_argument("--reference", type=Path, default=None,
                         help="a file to keep the reference in, and to read it from next time")
@@ -101,7 +103,7 @@ def main(argv: list[str] | None = None) -> None:
     budget = 10 ** 9 if args.samples is not None else args.budget_ms
     try:
         report = run(args.ruleset, args.games, args.reference_samples, args.seed, budget,
-                     args.samples, args.jobs, args.reference)
+                     args.samples, args.jobs, args.reference, args.search_seed)
     except ValueError as error:
         parser.error(str(error))
     print(f"{report['positions']} positions of {args.games} {args.ruleset} expert games, "

@@ -56,6 +56,10 @@ def test_a_saved_reference_is_read_back_not_computed_again(tmp_path, monkeypatch
 
     monkeypatch.setattr(search_regret, "reference", refuse)
     assert search_regret.run(**TINY, samples=2, reference_path=path) == first
+    # Another seed for the search under test: other deals, the same reference.
+    other = search_regret.run(**TINY, samples=2, reference_path=path, search_seed=1)
+    assert other["expert_regret"] == first["expert_regret"]
+    assert other["positions"] == first["positions"]
 
 
 def test_a_reference_for_other_games_or_a_broken_file_is_refused(tmp_path, capsys):
