@@ -173,6 +173,8 @@ def candidate_values(position: Position, samples: int, *, seed: str = "reference
     """Every candidate of the search valued on the same ``samples`` deals, no racing and
     no clock: ``{action: mean team value}``, the expert's choice first. The reference
     of ``search_regret``; the same position and seed give the same values."""
+    if samples < 1:
+        raise ValueError("a reference needs one sample at least")
     candidates = _candidates(position)
     rng = random.Random(f"values:{seed}")
     hints = _hints(position)

@@ -31,6 +31,8 @@ def test_candidate_values_cover_every_candidate_and_repeat_for_a_seed(found):
     assert list(first) == candidate_actions(position)
     assert candidate_values(position, 3, seed="a") == first
     assert candidate_values(position, 3, seed="b") != first
+    with pytest.raises(ValueError, match="one sample at least"):
+        candidate_values(position, 0)
 
 
 def test_regret_is_measured_against_the_references_best(found, tmp_path):
