@@ -14,13 +14,6 @@ that fraction of a second's objects: the same work in short pauses (the loop-lag
 slowest in a 400-table window fell from 25–50 ms to 5 ms; docs/performance.md, "The
 400-table tail"). One task per event loop, started by the first connection the site's
 router sees, like the loop-lag probe; 0: off.
-
-Every :data:`MIDDLE_EVERY`-th of them collects the middle generation too. Each young
-collection counts toward the middle one, but Python starts that only from its own
-trigger, which the loop's collections keep from firing: the middle generation then
-gathered minutes of survivors until a burst of allocations (every game of the process
-ending at once) fired the trigger, and one collection walked them all — up to 334 ms at
-400 tables (docs/performance.md, "Load test figures").
 """
 
 from __future__ import annotations
@@ -40,13 +33,7 @@ def ensure_young_collections() -> None:
         start_once("young-collections", lambda: _collect_young(period))
 
 
-# Python's own ratio of young to middle collections here (asgi.py's gc.set_threshold).
-MIDDLE_EVERY = 20
-
-
 async def _collect_young(period: float) -> None:
-    count = 0
     while True:
         await asyncio.sleep(period)
-        count += 1
-        gc.collect(1 if count % MIDDLE_EVERY == 0 else 0)
+        gc.collect(0)

@@ -1,6 +1,6 @@
 """A web process collects its young garbage from its event loop, every
 WEB_YOUNG_GC_SECONDS (shuangkou_site.young_collections), started by the site's router
-on the first connection it sees, and its middle generation every MIDDLE_EVERY-th time."""
+on the first connection it sees."""
 
 import asyncio
 import gc
@@ -56,25 +56,6 @@ def test_the_first_connection_starts_one_task_that_collects_the_young_generation
     tasks, collected = run_counting_collections(scenario)
     assert tasks == 1  # two connections, one task
     assert len(collected) >= 3 and set(collected[:3]) == {0}  # the young generation only
-
-
-def test_every_twentieth_collection_from_the_loop_takes_the_middle_generation(settings):
-    settings.WEB_YOUNG_GC_SECONDS = 0.001
-    every = young_collections.MIDDLE_EVERY
-
-    async def scenario(collected: list[int]):
-        young_collections.ensure_young_collections()
-        waited = 0.0
-        while len(collected) < 2 * every and waited < WAIT_SECONDS:
-            await asyncio.sleep(0.005)
-            waited += 0.005
-
-    _, collected = run_counting_collections(scenario)
-    first = collected[:2 * every]
-    assert len(first) == 2 * every
-    assert [index for index, generation in enumerate(first) if generation] == \
-        [every - 1, 2 * every - 1]
-    assert set(first) == {0, 1}  # never the old generation
 
 
 def test_nothing_is_collected_from_the_loop_when_the_period_is_zero(settings):
