@@ -251,9 +251,12 @@ class TableConsumer(DirectDispatchMixin, AsyncJsonWebsocketConsumer):
                               "events": message["events"]})
         if self.seat is not None and any(event["type"] == "settled"
                                           for event in message["events"]):
-            # The settlement moved this player's coins: one read per seated socket
-            # per game (docs/protocol.md, "wallet").
-            await self._send_wallet(await db(coin_wallet)(self.user_id))
+            # The settlement moved this player's coins; it sends every player's wallet
+            # with the event (games.live.lifecycle.end), this socket only its user's
+            # (docs/protocol.md, "wallet").
+            wallet = message.get("wallets", {}).get(str(self.user_id))
+            await self._send_wallet(wallet if wallet is not None
+                                    else await db(coin_wallet)(self.user_id))
 
     async def game_snapshot(self, message: dict) -> None:
         # At a deal the message carries the seat's snapshot (games.live.lifecycle.deal.

@@ -15,6 +15,7 @@ from games.live.series import end_series
 from games.live.timing import log_settlement_lag
 from games.models import GameEvent, GameRecord, PrivateTable, Seat, Series, Table
 from games.settlement.settle import post_settlement
+from ledger.selectors import coin_wallets
 
 
 def game_settle(*, game_id: int) -> bool:
@@ -35,9 +36,15 @@ def game_settle(*, game_id: int) -> bool:
         record.save(update_fields=["settled_at", "settlement", "seq"])
         log_settlement_lag(record)
         _reopen_table(record, record.result.get("escaped"))
+        # Each player's coins after the settlement ride along, read here in two queries,
+        # so that each seated socket does not read its own on its process's database
+        # thread: 1,600 reads within a minute when 400 games end together (each socket
+        # sends only its own user's; docs/protocol.md, "wallet").
+        wallets = coin_wallets(list(record.players))
         send_after_commit(table_group(record.table_id), {
             "type": "game.events", "game": record.pk, "seq": record.seq, "turn": None,
-            "deadline": None, "events": [event]})
+            "deadline": None, "events": [event],
+            "wallets": {str(user_id): wallet for user_id, wallet in wallets.items()}})
         table_reopened.send(sender=GameRecord, record=record)
     return True
 

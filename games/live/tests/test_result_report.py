@@ -144,3 +144,29 @@ def test_a_points_room_game_reports_points_and_no_coins_or_fees():
     wallets = [message for message in a.log if message["type"] == "wallet"]
     assert len(wallets) == 2 and wallet_after == wallets[-1]
     assert all(wallet == {"type": "wallet", "balance": 0, "frozen": 0} for wallet in wallets)
+
+
+def test_the_wallet_after_the_settlement_comes_with_it_not_from_a_read_per_socket(
+        monkeypatch):
+    """The settlement sends every player's wallet with the ``settled`` event; each seated
+    socket passes on its own user's without a read on its process's database thread
+    (400 games ending together made 1,600 such reads)."""
+    from games.live import table_socket
+
+    reads = []
+
+    def counted(user_id):
+        reads.append(user_id)
+        return {"balance": -1, "frozen": -1}
+
+    monkeypatch.setattr(table_socket, "coin_wallet", counted)
+    room = make_coin_room(coefficient=N, fee=FEE, max_loss=STAKE)
+    alice = make_person("alice")
+    grant_coins(user=alice, amount=COINS, key=f"grant:test:{uuid.uuid4()}")
+
+    a, _, wallet_after = play_alone_with_bots(room, alice)
+
+    assert reads == []
+    assert wallet_after == {"type": "wallet", "frozen": 0,
+                            "balance": balance_of(alice, Currency.COIN)}
+    assert wallet_after["balance"] == COINS + settled_event(a)["report"]["seats"][a.seat]["coins"]
