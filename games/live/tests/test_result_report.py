@@ -170,3 +170,29 @@ def test_the_wallet_after_the_settlement_comes_with_it_not_from_a_read_per_socke
     assert wallet_after == {"type": "wallet", "frozen": 0,
                             "balance": balance_of(alice, Currency.COIN)}
     assert wallet_after["balance"] == COINS + settled_event(a)["report"]["seats"][a.seat]["coins"]
+
+
+def test_a_settled_message_without_the_wallets_still_brings_the_socket_its_own():
+    """A ``settled`` message that carries no wallets (one queued before a deploy, say):
+    the seated socket reads its user's coins itself."""
+    from channels.layers import get_channel_layer
+
+    from games.live.broadcast import table_group
+
+    room = make_coin_room(coefficient=N, fee=FEE, max_loss=STAKE)
+    alice = make_person("alice")
+    grant_coins(user=alice, amount=COINS, key=f"grant:test:{uuid.uuid4()}")
+    table_id = room_quick_join(user=alice, room_id=room.pk).table_id
+
+    async def scenario():
+        a = TableClient(alice, table_id)
+        await a.connect()
+        await get_channel_layer().group_send(table_group(table_id), {
+            "type": "game.events", "game": 1, "seq": 9, "turn": None, "deadline": None,
+            "events": [{"seq": 9, "type": "settled"}]})
+        await a.expect("events")
+        wallet = await a.expect("wallet")
+        await a.close()
+        return wallet
+
+    assert run(scenario) == {"type": "wallet", "balance": COINS, "frozen": 0}
