@@ -134,6 +134,7 @@ async def main_async(args: argparse.Namespace) -> int:
     if window.done() and window.exception() is None:
         dealt, actions = window.result()
         print(f"first deal at every table: {dealt:.1f} s after connecting")
+        print(_deal_spread(stats, started))
         print(f"load client GC, whole run: {len(pauses.pauses)} collections, longest "
               f"{max(pauses.pauses, default=0) * 1000:.1f} ms")
         result = _window_result(stats, meter, actions)
@@ -156,6 +157,22 @@ async def main_async(args: argparse.Namespace) -> int:
         print(f"  {failure!r}")
     print(f"games lost or left unsettled: {len(unsettled)}")
     return 0 if not (stats.errors or failures or pending or unsettled) else 1
+
+
+def _deal_spread(stats: Stats, started: float) -> str:
+    """When the sockets' handshakes completed, their first snapshots came and the
+    tables were first dealt, after connecting: whether a cold start is one even queue
+    (the quantiles spread evenly) or a few late tables, and which step takes the time."""
+    lines = []
+    for name, moments in (("handshakes", stats.handshakes),
+                          ("first snapshots", stats.first_snapshots),
+                          ("first deals", stats.first_dealt.values())):
+        times = sorted(moment - started for moment in moments)
+        if times:
+            marks = ", ".join(f"{int(share * 100)} % {_percentile(times, share):.1f}"
+                              for share in (0.1, 0.25, 0.5, 0.75, 0.9))
+            lines.append(f"{name} by: {marks}, all {times[-1]:.1f} s ({len(times)})")
+    return "\n".join(lines)
 
 
 async def _measure(stats: Stats, meter: CpuMeter, pauses: GcPauses, clients: list[BotClient],

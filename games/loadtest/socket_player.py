@@ -48,6 +48,13 @@ class Stats:
     # socket's language, so code reads the code (docs/protocol.md, "Errors").
     errors: list[tuple[str | None, str]] = field(default_factory=list)
     games_started: set = field(default_factory=set)
+    # When each game's first snapshot reached a client (perf_counter): a cold start's
+    # shape, table by table (scripts/loadtest.py prints its quantiles).
+    first_dealt: dict = field(default_factory=dict)
+    # When each client's handshake completed and its first snapshot came (perf_counter):
+    # where in a socket's start the time goes.
+    handshakes: list = field(default_factory=list)
+    first_snapshots: list = field(default_factory=list)
     games_ended: set = field(default_factory=set)
     games_settled: set = field(default_factory=set)
 
@@ -106,7 +113,9 @@ class BotClient(FollowsView):
         async with connect(self.url, origin=self.origin, additional_headers=headers,
                            open_timeout=30, max_queue=256) as socket:
             self.socket = socket
+            self.stats.handshakes.append(time.perf_counter())
             await self._handle(json.loads(await socket.recv()))  # the table, on connect
+            self.stats.first_snapshots.append(time.perf_counter())
             await self._send({"type": "ready"})
             async for raw in socket:
                 message = json.loads(raw)
@@ -151,6 +160,7 @@ class BotClient(FollowsView):
         self.view = game
         self.rules = RuleSet.from_dict(game["history"][0]["rules"])  # the rules dealt
         self.stats.games_started.add(self.game_id)
+        self.stats.first_dealt.setdefault(self.game_id, time.perf_counter())
         if game["status"] == "ended":
             self.stats.games_ended.add(self.game_id)
         return game.get("settlement") is not None and self.game_id not in self.stats.games_settled
@@ -256,7 +266,9 @@ class ReconnectingBotClient(BotClient):
         async with connect(self.url, origin=self.origin, additional_headers=headers,
                            open_timeout=10, max_queue=256) as socket:
             self.socket = socket
+            self.stats.handshakes.append(time.perf_counter())
             await self._handle(json.loads(await socket.recv()))  # the table, on connect
+            self.stats.first_snapshots.append(time.perf_counter())
             self._heard = time.perf_counter()
             if first or not self.playing:
                 await self._send({"type": "ready"})
