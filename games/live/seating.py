@@ -20,6 +20,7 @@ from games.live.bot_accounts import bot_user_ids, free_bot, stand_bots_if_alone
 from games.live.broadcast import announce_seats
 from games.live.lifecycle.deal import game_start
 from games.live.message_fields import is_whole_number
+from games.live.ready_flip import flip_ready
 from games.live.series import end_series, is_private
 from games.models import Room, Seat, Series, Table
 from ledger.models import Currency
@@ -183,26 +184,29 @@ def table_stand(*, user: User) -> None:
     stand_by_id(user_id=user.pk)
 
 
-def table_ready(*, user: User, ready: bool = True) -> Seat:
-    return ready_by_id(user_id=user.pk, ready=ready)
+def table_ready(*, user: User, ready: bool = True) -> None:
+    ready_by_id(user_id=user.pk, ready=ready)
 
 
-def ready_by_id(*, user_id: int, ready: bool) -> Seat:
-    """Ready (or not) at the player's waiting table; the deal once all four are."""
+def ready_by_id(*, user_id: int, ready: bool) -> None:
+    """Ready (or not) at the player's waiting table; the deal once all four are. Most
+    flips change the flag alone (games.live.ready_flip: plain SQL, at a cold start
+    every socket sends one); a flip that seats bots or readies the last seat goes on
+    with the table read whole."""
     with transaction.atomic():
-        seat, table = _my_waiting_table(user_id, _("请先入座"), _("对局已经开始了"))
-        seat.is_ready = ready
-        seat.ready_deadline = None if ready else timezone.now() + timedelta(
-            seconds=table.room.ready_seconds)
-        seat.save(update_fields=["is_ready", "ready_deadline"])
-        filled = False
-        if ready and table.room.bots_allowed and bot_fill_seconds(table.room) == 0 \
-                and not is_private(table):
-            filled = _fill_with_bots(table)  # at a private table only when the host asks
+        flip = flip_ready(user_id, ready, not_seated=_("请先入座"),
+                          not_waiting=_("对局已经开始了"))
+        # Bots fill at once only outside private tables (there only when the host asks).
+        fills = ready and flip.bots_allowed and not flip.private \
+            and bot_fill_seconds(rated=flip.rated) == 0 and flip.seated < flip.seats
+        if not fills and not flip.all_ready:
+            announce_seats(flip.table_id, flip.room_id, shared=True)
+            return
+        table = locked_table(flip.table_id)  # locked by the flip: read whole to deal
+        filled = fills and _fill_with_bots(table)
         if not _start_if_ready(table):
             # Only a flag changed, unless bots were seated: their seats go in order.
             announce_seats(table.pk, table.room_id, shared=not filled)
-    return seat
 
 
 def table_fill_bots(*, table_id: int) -> bool:
@@ -217,11 +221,10 @@ def table_fill_bots(*, table_id: int) -> bool:
         return fill_bots_now(table)
 
 
-def bot_fill_seconds(room: Room) -> float:
-    """How long a person waits at a table of ``room`` before bots fill it: longer in a
-    rated room, where the matchmaking first looks for people of close rating."""
-    return settings.GAMES_RATED_BOT_FILL_SECONDS if room.rated else \
-        settings.GAMES_BOT_FILL_SECONDS
+def bot_fill_seconds(*, rated: bool) -> float:
+    """How long a person waits at a table before bots fill it: longer in a rated
+    room, where the matchmaking first looks for people of close rating."""
+    return settings.GAMES_RATED_BOT_FILL_SECONDS if rated else settings.GAMES_BOT_FILL_SECONDS
 
 
 def fill_bots_now(table: Table) -> bool:

@@ -13,6 +13,7 @@ from django.db import connection
 from django.test.utils import CaptureQueriesContext
 from django.utils import timezone
 
+from games.errors import ActionError
 from games.live.broadcast import table_group
 from games.live.presence import Refusal, open_socket
 from games.live.private_tables import private_table_open
@@ -178,3 +179,59 @@ def test_flips_committed_while_a_tables_read_waits_are_all_in_that_one_read():
     assert {seat["user"]: seat["ready"] for seat in readied["table"]["seats"]
             if seat["user"] is not None} == {people[0].pk: True, people[1].pk: False,
                                              people[2].pk: False}
+
+
+def _statements(queries) -> list[str]:
+    """The statements a call sent, without the test transaction's savepoints."""
+    return [query["sql"] for query in queries
+            if not query["sql"].startswith(("SAVEPOINT", "RELEASE SAVEPOINT"))]
+
+
+def test_a_ready_that_only_flips_the_flag_is_four_statements_with_no_model_read(
+        django_capture_on_commit_callbacks):
+    room = make_room(bots_allowed=False)
+    alice, bob = make_person("alice"), make_person("bob")
+    table_id = room_quick_join(user=alice, room_id=room.pk).table_id
+    room_quick_join(user=bob, room_id=room.pk)
+
+    with CaptureQueriesContext(connection) as queries, \
+            django_capture_on_commit_callbacks() as announced:
+        table_ready(user=alice)
+
+    sql = _statements(queries)
+    # her table, its row locked, her flag, the table's seats: no rule set, room or
+    # private row read as an instance (the full path's locked_table)
+    assert len(sql) == 4, sql
+    assert not any("games_rulesetconfig" in text for text in sql)
+    assert "FOR UPDATE OF" in sql[1]
+    assert len(announced) == 2  # the table's seats, the lobby's counts
+    seats = {seat.user_id: seat for seat in Seat.objects.filter(table_id=table_id)}
+    assert seats[alice.pk].is_ready and seats[alice.pk].ready_deadline is None
+    assert not seats[bob.pk].is_ready
+
+    with django_capture_on_commit_callbacks():
+        table_ready(user=alice, ready=False)  # not ready: a deadline to get ready again
+    seat = Seat.objects.get(user=alice)
+    assert not seat.is_ready
+    assert seat.ready_deadline > timezone.now() + timedelta(seconds=room.ready_seconds - 5)
+
+
+def test_a_ready_refused_says_why_and_writes_nothing(django_capture_on_commit_callbacks):
+    room = make_room(bots_allowed=False)
+    players = [make_person(name) for name in ("amy", "ben", "cat", "dan")]
+    for player in players:
+        room_quick_join(user=player, room_id=room.pk)
+    stranger = make_person("stranger")
+
+    with pytest.raises(ActionError, match="请先入座"):
+        table_ready(user=stranger)
+    with django_capture_on_commit_callbacks(execute=True):
+        for player in players:
+            table_ready(user=player)  # the fourth deals
+    table = Table.objects.get(seats__user=players[0])
+    assert table.status == Table.Status.PLAYING
+    with pytest.raises(ActionError, match="对局已经开始了"), \
+            django_capture_on_commit_callbacks() as announced:
+        table_ready(user=players[0], ready=False)
+    assert announced == []
+    assert Seat.objects.filter(table=table, is_ready=True).count() == 4
