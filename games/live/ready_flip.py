@@ -54,9 +54,9 @@ class Flip:
 
 
 def flip_ready(user_id: int, ready: bool, *, not_seated, not_waiting) -> Flip:
-    """Set ``user_id``'s ready flag at their waiting table (a deadline to get ready
-    when it is cleared, RULES §10) inside the caller's transaction; ActionError with
-    ``not_seated`` or ``not_waiting`` (and nothing written) otherwise."""
+    """Set ``user_id``'s ready flag at their waiting table inside the caller's
+    transaction; ActionError with ``not_seated`` or ``not_waiting`` (and nothing
+    written) otherwise."""
     with connection.cursor() as cursor:
         cursor.execute(_TABLE_OF, [user_id])
         row = cursor.fetchone()
@@ -67,7 +67,10 @@ def flip_ready(user_id: int, ready: bool, *, not_seated, not_waiting) -> Flip:
         status, room_id, bots_allowed, rated, ready_seconds, private = cursor.fetchone()
         if status != Table.Status.WAITING:
             raise ActionError(not_waiting)
-        deadline = None if ready else timezone.now() + timedelta(seconds=ready_seconds)
+        # Not ready: a deadline to get ready (RULES §10), except at a private table,
+        # where friends wait for one another (games.live.private_tables).
+        deadline = None if ready or private else \
+            timezone.now() + timedelta(seconds=ready_seconds)
         # The seat as the table's other writers left it (they lock the table first):
         # the player may have stood up between the first read and the lock.
         cursor.execute(_FLIP, [ready, deadline, table_id, user_id])

@@ -90,6 +90,19 @@ def test_an_invite_code_seats_friends_and_quick_join_never_does():
     assert seat.table_id == private.table_id and seat.ready_deadline is None
 
 
+def test_a_friend_who_takes_back_their_ready_is_not_put_on_the_clock():
+    """Friends wait for one another: no seat of a private table gets a deadline to get
+    ready, also after a ready taken back (it had one, and the sweep unseated them)."""
+    private, players = four_at_a_private_table()
+    table_ready(user=players[1])
+    table_ready(user=players[1], ready=False)
+
+    seat = Seat.objects.get(user=players[1])
+    assert not seat.is_ready and seat.ready_deadline is None
+    assert not Seat.objects.filter(table_id=private.table_id,
+                                   ready_deadline__isnull=False).exists()
+
+
 def test_bad_codes_and_every_other_refusal_change_nothing():
     private, players = four_at_a_private_table()
     late = make_player("late")
