@@ -357,8 +357,10 @@ GAMES_HEARTBEAT_BATCH_PAUSE = env.float("GAMES_HEARTBEAT_BATCH_PAUSE", 0.01)
 # Table sockets a web process opens at a time (their row, then their first snapshot,
 # games.live.opening_gate): a herd of openings is served in order of arrival, each
 # socket back as soon as its turn comes, rather than every socket's snapshot after all
-# of their rows.
-GAMES_OPENINGS_AT_ONCE = env.int("GAMES_OPENINGS_AT_ONCE", 8)
+# of their rows. Wide enough to keep the database thread busy: at 8, the openings'
+# own waits (their groups joined in Redis, the loop's turn) left it idle, and a cold
+# start of 200 tables took 18-20 s against 13-15 s at 32 (docs/performance.md).
+GAMES_OPENINGS_AT_ONCE = env.int("GAMES_OPENINGS_AT_ONCE", 32)
 if GAMES_OPENINGS_AT_ONCE < 1:
     raise ImproperlyConfigured("GAMES_OPENINGS_AT_ONCE is at least 1.")
 # Each process holding table sockets says it is alive this often (one row per process,
