@@ -114,6 +114,9 @@ async def main_async(args: argparse.Namespace) -> int:
                                      origin, stats, think=args.think, jitter=args.jitter,
                                      seats=len(table["seats"]),
                                      rng=random.Random(rng.random())))
+    # The start is measured too (every table's first deal): the client's collections
+    # would read as the servers' slowness, so none run until the window's are decided.
+    collector_off()
     # The clients play until the window is over, then finish the game at hand.
     tasks = [asyncio.create_task(client.run(float("inf"))) for client in clients]
     reporter = asyncio.create_task(_progress(stats, started))

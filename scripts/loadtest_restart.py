@@ -112,6 +112,7 @@ async def run(args: argparse.Namespace, stack: Stack, plan: dict) -> dict:
                 "http://" + urls[server].split("//")[1], stats, think=args.think,
                 jitter=args.jitter, rng=random.Random(rng.random()), server=server,
                 table=table["table"], games=games, urls=paths))
+    collector_off()  # the start is measured too (every table dealt)
     tasks = [asyncio.create_task(client.run(float("inf"))) for client in clients]
     started = time.perf_counter()
     while len(stats.games_started) < args.tables:
