@@ -72,7 +72,11 @@ def accounts_of(*, users: Sequence[User] = (), systems: Sequence[str] = (),
                 for account in rows}
 
     found = fetch()
-    missing = wanted - set(found)
+    # In one order (players by id, then system codes): two transactions making some of
+    # the same accounts otherwise wait on each other's new index entries, a deadlock
+    # that failed one of them (ledger/tests/test_concurrency.py found it).
+    missing = sorted(wanted - set(found),
+                     key=lambda key: (isinstance(key[0], str), key[0], key[1]))
     if missing:
         Account.objects.bulk_create(
             [Account(user_id=owner, currency=currency) if isinstance(owner, int)

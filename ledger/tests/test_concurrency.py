@@ -2,14 +2,24 @@
 (RULES §8: a game is settled exactly once; GUIDE "Money": locks in a fixed order)."""
 
 import random
+import re
 
 import pytest
+from django.db import connection
+from django.test.utils import CaptureQueriesContext
 
 from common.testing.threads import run_threads
 from games.settlement.posting import settle_game
 from ledger.audit import ledger_violations
-from ledger.models import Hold, SystemAccount, Transaction
-from ledger.services import LedgerError, freeze_coins, grant_coins, release_hold, system_account
+from ledger.models import Account, Currency, Hold, SystemAccount, Transaction
+from ledger.services import (
+    LedgerError,
+    accounts_of,
+    freeze_coins,
+    grant_coins,
+    release_hold,
+    system_account,
+)
 from ledger.tests.ledger_helpers import (
     coin_total_outside_issuance,
     coins_of,
@@ -140,3 +150,25 @@ def test_many_threads_moving_coins_at_random_keep_the_ledger_whole():
     assert coin_total_outside_issuance() == total_before + sum(granted)
     assert system_balance(SystemAccount.ISSUANCE) == -(total_before + sum(granted))
     assert min(coins_of(players)) >= 0
+
+
+def test_missing_accounts_are_made_in_one_order_whatever_order_they_are_asked_in():
+    """Two transactions making some of the same accounts at once deadlocked when each
+    inserted them in its own order (the test above failed so, once): they are made
+    players by id, then system accounts, in every call."""
+    users = [make_user() for _ in range(4)]
+    Account.objects.filter(user__in=users).delete()  # as before a player's first game
+    asked = [users[2], users[0], users[3], users[1]]
+
+    with CaptureQueriesContext(connection) as queries:
+        made = accounts_of(users=asked, systems=[SystemAccount.FEES, SystemAccount.ESCROW],
+                           currencies=[Currency.POINT, Currency.COIN])
+
+    insert = next(query["sql"] for query in queries if query["sql"].startswith("INSERT"))
+    # the rows' owners as inserted: the first array of the INSERT's UNNEST
+    owners = re.search(r"UNNEST\(\('\{([^}]*)\}'", insert).group(1).split(",")
+    inserted = [int(owner) for owner in owners if owner != "NULL"]
+    assert inserted == sorted(inserted) and set(inserted) == {user.pk for user in users}
+    assert owners[-4:] == ["NULL"] * 4  # the system accounts after the players'
+    assert {(user.pk, currency) for user in users
+            for currency in (Currency.POINT, Currency.COIN)} <= set(made)
