@@ -167,6 +167,8 @@ def test_the_wallet_after_the_settlement_comes_with_it_not_from_a_read_per_socke
     a, _, wallet_after = play_alone_with_bots(room, alice)
 
     assert reads == []
+    # the players' wallets ride on the layer only: no client sees another's coins
+    assert not any("wallets" in message for message in a.log)
     assert wallet_after == {"type": "wallet", "frozen": 0,
                             "balance": balance_of(alice, Currency.COIN)}
     assert wallet_after["balance"] == COINS + settled_event(a)["report"]["seats"][a.seat]["coins"]
