@@ -3,8 +3,8 @@
 At a cold start every socket sends its ``ready`` at once, and each went through the
 ORM: the table locked with its room, rule set and private row built as model
 instances, the seat read twice and saved, the four seats read as instances. That was
-the largest single part of a socket's start on its process's database thread, about
-8 ms of CPU a ready on a loaded box, for what is four short statements
+the largest single part of a socket's start on its process's database thread (over
+half of its samples in a profile of a start), for what is four short statements
 (docs/performance.md, "A start without a queue"). Here they are those four, with
 parameters bound and no string-built values; games.live.seating decides what follows
 (the flag announced, or bots seated and the deal).

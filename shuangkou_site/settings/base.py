@@ -357,8 +357,8 @@ GAMES_HEARTBEAT_BATCH_PAUSE = env.float("GAMES_HEARTBEAT_BATCH_PAUSE", 0.01)
 # Table sockets a web process opens at a time (their row, then their first snapshot,
 # games.live.opening_gate): a herd of openings is served in order of arrival, each
 # socket back as soon as its turn comes, rather than every socket's snapshot after all
-# of their rows. Wide enough to keep the database thread busy: at 8, the openings'
-# own waits (their groups joined in Redis, the loop's turn) left it idle, and a cold
+# of their rows. Wide enough to keep the database thread busy: at 8 a profile found it
+# often idle between the openings (each also waits for Redis and the loop), and a cold
 # start of 200 tables took 18-20 s against 13-15 s at 32 (docs/performance.md).
 GAMES_OPENINGS_AT_ONCE = env.int("GAMES_OPENINGS_AT_ONCE", 32)
 if GAMES_OPENINGS_AT_ONCE < 1:
