@@ -7,6 +7,7 @@ import gc
 import random
 from time import thread_time
 
+from . import endgame
 from .bot import trustee_move
 from .cards import RANK_COUNT, Counts, format_cards, unpack
 from .expert import expert_move
@@ -121,6 +122,9 @@ def _search(position: Position, *, seed: int, budget_ms: int, max_samples: int |
         only = text_of(candidates[0])
         return {"best": only, "best_value": 0.0, "values": {only: 0.0}, "forced": True,
                 "samples": 0}
+    exact = _exact_answer(position, candidates, include if must_include else None, deadline)
+    if exact is not None:
+        return exact
     rng = random.Random(f"ai:{seed}")
     hints = _hints(position)
     cache: dict = {}
@@ -162,6 +166,27 @@ def _search(position: Position, *, seed: int, budget_ms: int, max_samples: int |
     return {"best": text_of(candidates[best_index]), "best_value": means[best_index],
             "values": {text_of(candidates[i]): mean for i, mean in means.items()},
             "forced": False, "samples": done, "clearly_better": clear}
+
+
+def _exact_answer(position: Position, candidates: list[Counts | None],
+                  include: Counts | None, deadline: float) -> dict | None:
+    """The answer of the exact endgame (:mod:`.endgame`) when nothing is hidden and it
+    finishes within half the time left: every legal action valued with both seats
+    playing their best, the best taken (the expert's choice on a tie). None
+    otherwise, and the sampling search decides in the time left."""
+    if endgame.known_hands(position) is None:
+        return None
+    actions = candidates + [action for action in endgame.all_actions(position)
+                            if action not in candidates]
+    now = thread_time()
+    values = endgame.exact_values(position, actions, deadline=now + (deadline - now) / 2)
+    if values is None:
+        return None
+    best = max(range(len(actions)), key=lambda index: (values[index], -index))
+    clear = include is not None and values[best] > values[actions.index(include)]
+    return {"best": text_of(actions[best]), "best_value": values[best],
+            "values": {text_of(action): value for action, value in zip(actions, values)},
+            "forced": False, "samples": 0, "exact": True, "clearly_better": clear}
 
 
 def candidate_actions(position: Position) -> list[str]:
