@@ -122,7 +122,8 @@ def _search(position: Position, *, seed: int, budget_ms: int, max_samples: int |
         only = text_of(candidates[0])
         return {"best": only, "best_value": 0.0, "values": {only: 0.0}, "forced": True,
                 "samples": 0}
-    exact = _exact_answer(position, candidates, include if must_include else None, deadline)
+    exact = _exact_answer(position, candidates, candidates.index(include) if must_include
+                          else None, deadline)
     if exact is not None:
         return exact
     rng = random.Random(f"ai:{seed}")
@@ -168,12 +169,13 @@ def _search(position: Position, *, seed: int, budget_ms: int, max_samples: int |
             "forced": False, "samples": done, "clearly_better": clear}
 
 
-def _exact_answer(position: Position, candidates: list[Counts | None],
-                  include: Counts | None, deadline: float) -> dict | None:
+def _exact_answer(position: Position, candidates: list[Counts | None], keep: int | None,
+                  deadline: float) -> dict | None:
     """The answer of the exact endgame (:mod:`.endgame`) when nothing is hidden and it
     finishes within half the time left: every legal action valued with both seats
-    playing their best, the best taken (the expert's choice on a tie). None
-    otherwise, and the sampling search decides in the time left."""
+    playing their best, the best taken (the expert's choice on a tie); ``keep`` is the
+    index among ``candidates`` of the action an analysis weighs. None otherwise, and
+    the sampling search decides in the time left."""
     if endgame.known_hands(position) is None:
         return None
     actions = candidates + [action for action in endgame.all_actions(position)
@@ -183,7 +185,7 @@ def _exact_answer(position: Position, candidates: list[Counts | None],
     if values is None:
         return None
     best = max(range(len(actions)), key=lambda index: (values[index], -index))
-    clear = include is not None and values[best] > values[actions.index(include)]
+    clear = keep is not None and values[best] > values[keep]
     return {"best": text_of(actions[best]), "best_value": values[best],
             "values": {text_of(action): value for action, value in zip(actions, values)},
             "forced": False, "samples": 0, "exact": True, "clearly_better": clear}

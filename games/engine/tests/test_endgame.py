@@ -10,7 +10,7 @@ from functools import cache
 import pytest
 
 from games.engine import endgame
-from games.engine.ai import decide, position_from_game
+from games.engine.ai import analyse, decide, position_from_game
 from games.engine.cards import format_cards, unpack
 from games.engine.game import Game
 from games.engine.moves import legal_moves
@@ -145,3 +145,15 @@ def test_a_position_with_hidden_cards_is_left_to_the_samples():
                                 deadline=NO_DEADLINE) is None
     report = search(hidden, budget_ms=10**9, max_samples=2)
     assert "exact" not in report and report["samples"] == 2
+
+
+def test_the_analysis_of_a_duel_counts_the_exact_difference():
+    for _, position in _duels():
+        actions = endgame.all_actions(position)
+        values = endgame.exact_values(position, actions, deadline=NO_DEADLINE)
+        if len(set(values)) > 1:
+            break
+    worst = min(range(len(actions)), key=lambda index: values[index])
+    verdict = analyse(position, text_of(actions[worst]), budget_ms=10**9)
+    assert verdict["loss"] == pytest.approx(max(values) - values[worst]) and verdict["loss"] > 0
+    assert verdict["best_value"] == max(values)
