@@ -16,9 +16,10 @@ from .patterns import (
     SET_SIZES,
     Reading,
     best_beating,
-    classify,
     joker_only_reading,
+    wild_count,
 )
+from .planner import reading_of
 from .rulesets import RuleSet
 
 
@@ -60,12 +61,18 @@ def _wild_ranks(hand: Counts, rules: RuleSet) -> list[int]:
 
 
 def _smallest_set(hand: Counts, need: int, current: Reading, rules: RuleSet) -> Counts | None:
-    wilds = _wild_ranks(hand, rules)
+    wilds = None  # counted when first needed: most sets are made of natural cards
     for rank in range(current.rank + 1, TWO + 1):
         have = hand[rank]
-        if have and have + len(wilds) >= need:
-            cards = list(_only(rank, min(have, need)))
-            for joker in wilds[: need - min(have, need)]:
+        if not have:
+            continue
+        if have >= need:
+            return _only(rank, need)
+        if wilds is None:
+            wilds = wild_count(hand, rules)
+        if have + wilds >= need:
+            cards = list(_only(rank, have))
+            for joker in _wild_ranks(hand, rules)[: need - have]:
                 cards[joker] += 1
             return tuple(cards)
     # Jokers alone: singles and pairs of jokers, smallest first.
@@ -87,18 +94,19 @@ def _smallest_set(hand: Counts, need: int, current: Reading, rules: RuleSet) -> 
 def _smallest_run(hand: Counts, width: int, length: int, above: int,
                   rules: RuleSet) -> Counts | None:
     wilds = _wild_ranks(hand, rules)
+    # The cards each rank lacks for the run, worked out once for every place of it.
+    short = [width - have if have < width else 0 for have in hand[:CHAIN_TOP + 1]]
     for start in range(max(0, above - length + 2), CHAIN_TOP - length + 2):
-        cards = [0] * RANK_COUNT
-        missing = 0
-        for rank in range(start, start + length):
-            cards[rank] = min(width, hand[rank])
-            missing += width - cards[rank]
+        missing = sum(short[start:start + length])
         if missing <= len(wilds):
+            cards = [0] * RANK_COUNT
+            for rank in range(start, start + length):
+                cards[rank] = width - short[rank]
             for joker in wilds[:missing]:
                 cards[joker] += 1
             # RULES §10: never a bomb. With four wildcards (tcy) a run of one natural
             # rank, or of triples missing a whole rank, reads as a bomb (§4.1).
-            if classify(tuple(cards), rules).is_bomb:
+            if reading_of(tuple(cards), rules).is_bomb:
                 continue
             return tuple(cards)
     return None

@@ -17,7 +17,7 @@ group is then tried with the smallest beat only (no move generation).
 
 from __future__ import annotations
 
-from operator import sub
+from operator import itemgetter, sub
 
 from .bot import trustee_move
 from .cards import Counts, unpack
@@ -57,10 +57,7 @@ def expert_move(hand: Counts, current: Reading | None, current_seat: int | None,
             return hand
     if players == 4 and current_seat % 2 == seat % 2:
         return None
-    opponents = [n for s, n in enumerate(sizes)
-                 if n and (s % 2 != seat % 2 if players == 4 else s != seat)]
-    closest = min(opponents) if opponents else 99
-    urgent = sizes[current_seat] <= URGENT_CARDS or closest <= 3
+    urgent = sizes[current_seat] <= URGENT_CARDS or _closest_opponent(sizes, seat) <= 3
     turns = hand_plan.turns
     if not current.is_bomb:
         group = _plan_beat(hand_plan, current, rules, urgent, turns)
@@ -69,11 +66,17 @@ def expert_move(hand: Counts, current: Reading | None, current_seat: int | None,
         cards = _break_beat(hand, hand_plan, current, rules, urgent, full)
         if cards is not None:
             return cards
-    bombs = [group for group in hand_plan.bombs
-             if beats(reading_of(group.cards, rules), current, rules)]
-    if not bombs:
+    if not hand_plan.bombs:
         return None
-    bombs.sort(key=lambda group: reading_of(group.cards, rules).power)
+    beating = []  # (power, group) of the bombs that beat the play
+    for group in hand_plan.bombs:
+        reading = reading_of(group.cards, rules)
+        if beats(reading, current, rules):
+            beating.append((reading.power, group))
+    if not beating:
+        return None
+    beating.sort(key=itemgetter(0))  # by power alone, in plan order on a tie
+    bombs = [group for _, group in beating]
     big = [group for group in bombs if group.stars >= 6]
     if urgent or turns <= 2:
         return _played(hand, hand_plan, bombs[0], rules)
@@ -86,17 +89,14 @@ def _lead(hand_plan: Plan, seat: int, sizes) -> Group:
     groups = hand_plan.groups
     if len(groups) == 1:
         return groups[0]
-    bombs = sorted(hand_plan.bombs, key=lambda group: (group.stars, group.size))
-    big = [group for group in bombs if group.stars >= 6]
-    if big:
-        return big[-1]
+    bombs = hand_plan.bombs
+    if bombs:
+        bombs = sorted(bombs, key=lambda group: (group.stars, group.size))
+        if bombs[-1].stars >= 6:
+            return bombs[-1]  # the biggest 6★+ bomb
     plain = hand_plan.plain
     if not plain:
         return bombs[0]
-    players = len(sizes)
-    opponents = [n for s, n in enumerate(sizes)
-                 if n and (s % 2 != seat % 2 if players == 4 else s != seat)]
-    closest = min(opponents) if opponents else 99
     # Chains first (they shed the most and are the hardest to follow), lowest first.
     loose = sorted((group for group in plain if group.control < 0.75),
                    key=lambda group: (group.length == 1, group.rank, -group.size))
@@ -106,6 +106,7 @@ def _lead(hand_plan: Plan, seat: int, sizes) -> Group:
         if controls:
             return controls[0]
     order = loose or sorted(plain, key=lambda group: (group.rank, -group.size))
+    closest = _closest_opponent(sizes, seat)
     if closest <= 2:
         safe = [group for group in order if group.size > closest]
         if safe:
@@ -114,18 +115,30 @@ def _lead(hand_plan: Plan, seat: int, sizes) -> Group:
     return order[0]
 
 
+def _closest_opponent(sizes, seat: int) -> int:
+    """The fewest cards an opponent still in the game holds (99 when none is)."""
+    if len(sizes) == 4:  # the seats either side
+        left, right = sizes[(seat + 1) % 4], sizes[(seat + 3) % 4]
+        if left and right:
+            return left if left < right else right
+        return left or right or 99
+    return sizes[1 - seat] or 99
+
+
 def _plan_beat(hand_plan: Plan, current: Reading, rules: RuleSet, urgent: bool,
                turns: int) -> Group | None:
     """The lowest plain group of the plan that beats ``current``; a control group
     only when it matters (an opponent close, or this hand close to going out)."""
-    for group in sorted(hand_plan.plain, key=lambda group: group.rank):
-        if group.kind != current.kind or group.size != current.size \
-                or group.rank <= current.rank:
-            continue
-        if group.control >= 0.75 and not urgent and turns > 3 and current.rank < 8:
-            return None
-        return group
-    return None
+    kind, size, rank = current.kind, current.size, current.rank
+    lowest = None  # the first of the lowest rank, as a stable sort by rank would put it
+    for group in hand_plan.plain:
+        if group.kind == kind and group.size == size and group.rank > rank \
+                and (lowest is None or group.rank < lowest.rank):
+            lowest = group
+    if lowest is not None and lowest.control >= 0.75 and not urgent and turns > 3 \
+            and rank < 8:
+        return None
+    return lowest
 
 
 def _break_beat(hand: Counts, hand_plan: Plan, current: Reading, rules: RuleSet,

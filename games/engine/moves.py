@@ -16,8 +16,9 @@ from __future__ import annotations
 from collections.abc import Iterator
 from itertools import combinations_with_replacement, product
 
-from .cards import BIG_JOKER, PACK_UNIT, SMALL_JOKER, TWO, Counts
+from .cards import BIG_JOKER, NATURAL_RANKS, PACK_UNIT, SMALL_JOKER, TWO, Counts
 from .patterns import (
+    CHAIN_BOMB_LENGTHS,
     CHAIN_TOP,
     CHAINS,
     MIN_BOMB,
@@ -221,6 +222,11 @@ def _regular_chain_bombs(hand: _Hand, over: Reading | None,
                          rules: RuleSet) -> Iterator[Template]:
     counts = hand.counts
     wilds = hand.wilds
+    # Every rank of a chain bomb needs four cards with the wildcards' help: most hands
+    # have no three such ranks, and then no window needs looking at.
+    floor = MIN_BOMB - wilds
+    if sum(1 for rank in NATURAL_RANKS if counts[rank] >= floor) < CHAIN_BOMB_LENGTHS[0]:
+        return
     current = over.power if over is not None and over.is_bomb else None
     cap = rules.max_stars
     for ranks, top, group in chain_bomb_windows(rules):

@@ -8,7 +8,8 @@ largest reading of one set of cards (higher top rank wins, RULES §4.1).
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from collections.abc import Sequence
+from dataclasses import dataclass, field
 
 from .cards import ACE, BIG_JOKER, RANK_TOKENS, SMALL_JOKER, TWO, Counts
 from .rulesets import RuleSet
@@ -48,10 +49,11 @@ class Reading:
     tier: int = TIER_NORMAL
     filled: tuple[int, ...] = ()  # ranks the wildcards stand for, ascending
     power: tuple = ()
+    # Worked out once, when the reading is made: the playouts ask at every move.
+    is_bomb: bool = field(init=False, repr=False, compare=False)
 
-    @property
-    def is_bomb(self) -> bool:
-        return self.kind in BOMB_TYPES
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "is_bomb", self.kind in BOMB_TYPES)
 
     def to_protocol(self) -> dict:
         """The reply fields of RULES §11 ``classify``."""
@@ -208,7 +210,10 @@ def readings(cards: Counts, rules: RuleSet) -> list[Reading]:
             filled = tuple(r for r in ranks for _ in range(width - cards[r]))
             found.append(_non_bomb(kind, size, start + length - 1, length, filled))
 
-    if rules.chain_bombs and size >= MIN_BOMB * CHAIN_BOMB_LENGTHS[0]:
+    # A run of ranks holds at most six: more ranks held are no chain bomb (and many
+    # hands asked about are no pattern at all).
+    if rules.chain_bombs and size >= MIN_BOMB * CHAIN_BOMB_LENGTHS[0] \
+            and len(naturals) <= CHAIN_BOMB_LENGTHS[-1]:
         present = set(naturals)
         for ranks, top, group in chain_bomb_windows(rules):
             if not present.issubset(ranks):
@@ -271,7 +276,13 @@ def beats(play: Reading, current: Reading, rules: RuleSet) -> bool:
 def best_beating(cards: Counts, current: Reading | None, rules: RuleSet) -> Reading | None:
     """The reading recorded for a play: the largest overall when leading, else the
     largest of those that beat ``current`` (RULES §4.1). None if none does."""
-    found = readings(cards, rules)
+    return best_reading(readings(cards, rules), current, rules)
+
+
+def best_reading(found: Sequence[Reading], current: Reading | None,
+                 rules: RuleSet) -> Reading | None:
+    """:func:`best_beating` of a set of cards whose :func:`readings` are ``found``
+    (the playouts keep the readings of the cards they have seen)."""
     if current is not None:
         found = [reading for reading in found if beats(reading, current, rules)]
     return max(found, key=_order) if found else None

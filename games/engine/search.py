@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import gc
 import random
+from operator import add
 from time import thread_time
 
 from . import endgame
@@ -343,7 +344,7 @@ def _hints(position: Position) -> list:
 def _misfit(hands: list[Counts], hints: list, rules: RuleSet) -> int:
     total = 0
     for seat, played_since, reading, weight in hints:
-        then = tuple(a + b for a, b in zip(hands[seat], played_since))
+        then = tuple(map(add, hands[seat], played_since))
         if weight > 1:
             if has_beating_play(then, reading, rules):
                 total += weight

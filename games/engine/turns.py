@@ -1,8 +1,9 @@
 """The turn rules of RULES §3, in one place: when a trick is over, who leads next
 (接风), when the game is decided, whose turn follows, and the places at the end.
 
-``holding`` is a sequence with one entry per seat, truthy while that seat still
-holds cards (card counts, or hands as count tuples passed through ``any``).
+``holding`` is a sequence with one entry per seat, a number that is 0 (or False)
+once that seat holds no cards (card counts, or hands as count tuples passed through
+``any``).
 :class:`~games.engine.game.Game`, the AI's public position and its playout
 simulator all take these rules from here, so they cannot drift apart.
 """
@@ -14,17 +15,30 @@ from collections.abc import Sequence
 
 def next_seat(holding: Sequence, seat: int) -> int | None:
     """The next seat after ``seat`` that still holds cards (out seats are skipped)."""
-    seats = len(holding)
-    for step in range(1, seats + 1):
-        candidate = (seat + step) % seats
+    for candidate in _seats_after(len(holding))[seat]:
         if holding[candidate]:
             return candidate
     return None
 
 
+def _seats_after(seats: int) -> tuple[tuple[int, ...], ...]:
+    """For each seat, every seat in playing order after it, itself last (worked out
+    once per table size: the playouts ask for the next seat at almost every move)."""
+    found = _SEATS_AFTER.get(seats)
+    if found is None:
+        found = _SEATS_AFTER[seats] = tuple(
+            tuple((seat + step) % seats for step in range(1, seats + 1))
+            for seat in range(seats))
+    return found
+
+
+_SEATS_AFTER: dict[int, tuple[tuple[int, ...], ...]] = {}
+
+
 def trick_over(passes: int, winner: int, holding: Sequence) -> bool:
     """Every other seat still holding cards has passed since ``winner``'s play."""
-    others = sum(1 for seat, held in enumerate(holding) if seat != winner and held)
+    # Counting the zeros is the cheapest count (the playouts ask at every move).
+    others = len(holding) - holding.count(0) - (1 if holding[winner] else 0)
     return passes >= others
 
 
