@@ -13,12 +13,11 @@ parameters bound and no string-built values; games.live.seating decides what fol
 from __future__ import annotations
 
 from dataclasses import dataclass
-from datetime import timedelta
 
 from django.db import connection
-from django.utils import timezone
 
 from games.errors import ActionError
+from games.live.ready_deadline import ready_deadline
 from games.models import Table
 
 _TABLE_OF = "SELECT table_id FROM games_seat WHERE user_id = %s"
@@ -67,10 +66,8 @@ def flip_ready(user_id: int, ready: bool, *, not_seated, not_waiting) -> Flip:
         status, room_id, bots_allowed, rated, ready_seconds, private = cursor.fetchone()
         if status != Table.Status.WAITING:
             raise ActionError(not_waiting)
-        # Not ready: a deadline to get ready (RULES §10), except at a private table,
-        # where friends wait for one another (games.live.private_tables).
-        deadline = None if ready or private else \
-            timezone.now() + timedelta(seconds=ready_seconds)
+        deadline = None if ready else \
+            ready_deadline(ready_seconds=ready_seconds, private=private)
         # The seat as the table's other writers left it (they lock the table first):
         # the player may have stood up between the first read and the lock.
         cursor.execute(_FLIP, [ready, deadline, table_id, user_id])

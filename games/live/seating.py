@@ -4,7 +4,6 @@
 from __future__ import annotations
 
 import json
-from datetime import timedelta
 
 from django.conf import settings
 from django.db import IntegrityError, transaction
@@ -20,6 +19,7 @@ from games.live.bot_accounts import bot_user_ids, free_bot, stand_bots_if_alone
 from games.live.broadcast import announce_seats
 from games.live.lifecycle.deal import game_start
 from games.live.message_fields import is_whole_number
+from games.live.ready_deadline import ready_deadline
 from games.live.ready_flip import flip_ready
 from games.live.series import end_series, is_private
 from games.models import Room, Seat, Series, Table
@@ -148,10 +148,8 @@ def _table_sit(*, user: User, table_id: int, seat_index: int | None, invited: bo
                 raise ActionError(_("这个座位已经有人了"), code="seat_taken")
         seat.user = user
         seat.is_ready = False
-        # Friends wait for one another: at a private table nobody is unseated for
-        # not getting ready (the host may remove a player instead).
-        seat.ready_deadline = None if private is not None else \
-            timezone.now() + timedelta(seconds=room.ready_seconds)
+        seat.ready_deadline = ready_deadline(ready_seconds=room.ready_seconds,
+                                             private=private is not None)
         seat.save(update_fields=["user", "is_ready", "ready_deadline"])
         if table.waiting_since is None:
             table.waiting_since = timezone.now()

@@ -3,14 +3,13 @@ table open for the next game (RULES §8, §10)."""
 
 from __future__ import annotations
 
-from datetime import timedelta
-
 from django.db import transaction
 from django.utils import timezone
 
 from games.hooks.signals import table_reopened
 from games.live.bot_accounts import bot_user_ids, stand_bots_if_alone
 from games.live.broadcast import announce_seats, send_after_commit, table_group
+from games.live.ready_deadline import ready_deadline
 from games.live.series import end_series
 from games.live.timing import log_settlement_lag
 from games.models import GameEvent, GameRecord, PrivateTable, Seat, Series, Table
@@ -66,9 +65,8 @@ def _reopen_table(record: GameRecord, escaped: int | None) -> None:
     if leavers:
         end_series(table, Series.End.LEFT)  # a series is its players'
     bots = bot_user_ids(record.players)
-    # Friends wait for one another at a private table (games.live.private_tables).
-    deadline = None if PrivateTable.objects.filter(table=table).exists() else \
-        timezone.now() + timedelta(seconds=table.room.ready_seconds)
+    deadline = ready_deadline(ready_seconds=table.room.ready_seconds,
+                              private=PrivateTable.objects.filter(table=table).exists())
     for seat in Seat.objects.filter(table=table, user__isnull=False):
         fields = ["user", "is_ready", "ready_deadline"]
         if seat.user_id in leavers:
