@@ -51,15 +51,30 @@ def known_hands(position: Position) -> list[Counts] | None:
     return hands
 
 
-def exact_values(position: Position, actions: list[Counts | None], *, deadline: float,
-                 node_limit: int | None = None) -> list[float] | None:
-    """The final score of the seat's team after each of ``actions`` (None: a pass),
-    both seats playing their best from then on; None when the hands are not known
-    (:func:`known_hands`) or the search gives up (``node_limit`` positions, by
-    default :data:`NODE_LIMIT`, or ``deadline``, a ``thread_time()``)."""
+def solve(position: Position, first: list[Counts | None], *,
+          deadline: float) -> tuple[list[Counts | None], list[float]] | None:
+    """Every legal action of the seat (``first`` first, then the others) and its
+    :func:`exact_values`, or None when the hands are not known or the search gives up."""
     hands = known_hands(position)
     if hands is None:
         return None
+    actions = first + [action for action in all_actions(position) if action not in first]
+    values = exact_values(position, actions, deadline=deadline, hands=hands)
+    return None if values is None else (actions, values)
+
+
+def exact_values(position: Position, actions: list[Counts | None], *, deadline: float,
+                 node_limit: int | None = None,
+                 hands: list[Counts] | None = None) -> list[float] | None:
+    """The final score of the seat's team after each of ``actions`` (None: a pass),
+    both seats playing their best from then on; None when the hands are not known
+    (:func:`known_hands`, unless given as ``hands``) or the search gives up
+    (``node_limit`` positions, by default :data:`NODE_LIMIT`, or ``deadline``, a
+    ``thread_time()``)."""
+    if hands is None:
+        hands = known_hands(position)
+        if hands is None:
+            return None
     solver = _Solver(position.seat, deadline,
                      NODE_LIMIT if node_limit is None else node_limit)
     try:
@@ -112,7 +127,7 @@ class _Solver:
         low, high = alpha, beta
         best = -_INF if maximising else _INF
         for cards in _ordered_actions(sim):
-            outcome = self.value(_after(sim, cards), low, high)
+            outcome = self.value(sim.after(cards), low, high)
             if maximising:
                 best = max(best, outcome)
                 low = max(low, outcome)
@@ -133,16 +148,3 @@ def _ordered_actions(sim: Sim) -> list[Counts | None]:
                                                          sim.rules)),
                    key=sum, reverse=True)
     return plays if sim.current is None else [*plays, None]
-
-
-def _after(sim: Sim, cards: Counts | None) -> Sim:
-    """A copy of ``sim`` with ``cards`` played (None: a pass) by the seat to act."""
-    child = Sim.__new__(Sim)
-    child.rules, child.cache = sim.rules, sim.cache
-    child.hands, child.sizes = list(sim.hands), list(sim.sizes)
-    child.alive, child.turn, child.current = sim.alive, sim.turn, sim.current
-    child.current_seat, child.passes = sim.current_seat, sim.passes
-    child.finish, child.bombs, child.over = list(sim.finish), list(sim.bombs), sim.over
-    child.plans = [None] * len(sim.hands)
-    child.step(cards)
-    return child

@@ -42,6 +42,19 @@ class Sim:
         # Each seat's plan as the rollout carries it (None: plan the hand afresh).
         self.plans: list[Plan | None] = [None] * len(hands)
 
+    def after(self, cards: Counts | None) -> Sim:
+        """A copy of this game with ``cards`` played (None: a pass) by the seat to act;
+        the plans are not carried (the exact endgame plays every action, not plans)."""
+        child = Sim.__new__(Sim)
+        child.rules, child.cache = self.rules, self.cache
+        child.hands, child.sizes = list(self.hands), list(self.sizes)
+        child.alive, child.turn, child.current = self.alive, self.turn, self.current
+        child.current_seat, child.passes = self.current_seat, self.passes
+        child.finish, child.bombs, child.over = list(self.finish), list(self.bombs), self.over
+        child.plans = [None] * len(self.hands)
+        child.step(cards)
+        return child
+
     def step(self, cards: Counts | None) -> None:
         who = self.turn
         if cards is None:

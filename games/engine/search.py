@@ -177,14 +177,11 @@ def _exact_answer(position: Position, candidates: list[Counts | None], keep: int
     playing their best, the best taken (the expert's choice on a tie); ``keep`` is the
     index among ``candidates`` of the action an analysis weighs. None otherwise, and
     the sampling search decides in the time left."""
-    if endgame.known_hands(position) is None:
-        return None
-    actions = candidates + [action for action in endgame.all_actions(position)
-                            if action not in candidates]
     now = thread_time()
-    values = endgame.exact_values(position, actions, deadline=now + (deadline - now) / 2)
-    if values is None:
+    solved = endgame.solve(position, candidates, deadline=now + (deadline - now) / 2)
+    if solved is None:
         return None
+    actions, values = solved
     best = max(range(len(actions)), key=lambda index: (values[index], -index))
     clear = keep is not None and values[best] > values[keep]
     return {"best": text_of(actions[best]), "best_value": values[best],
