@@ -6,7 +6,7 @@ the searching bot's; within each, deals go round the pairings one at a time, so 
 league stopped by its time limit has played about as many deals in each slow pairing.
 The table gives each pairing's mean (A's team score per game) and 95 % interval, and
 per bot its mean against all others and an Elo-style rating fitted to the games won
-(Bradley–Terry, 1500 on average, 400 points = ten times the odds).
+by score (Bradley–Terry, 1500 on average, 400 points = ten times the odds).
 """
 
 from __future__ import annotations
@@ -78,10 +78,12 @@ def league_table(bots: list[str], results: dict, **info) -> dict:
             continue
         summary = summarise(deals, a=a, b=b, seconds=0.0)
         pairings.append({key: summary[key] for key in (
-            "a", "b", "deals", "games", "mean", "ci95", "a_wins", "kou", "bombs_by_stars",
-            "bombs_by_stars_a", "decision_ms")})
-        wins[(a, b)] = summary["a_wins"]
-        wins[(b, a)] = summary["games"] - summary["a_wins"]
+            "a", "b", "deals", "games", "mean", "ci95", "a_wins", "a_score_wins", "kou",
+            "bombs_by_stars", "bombs_by_stars_a", "decision_ms")})
+        # A game is won by the team that scores more (coins follow the score), not by
+        # the team out first: a side can go out first and lose the game to bombs.
+        wins[(a, b)] = summary["a_score_wins"]
+        wins[(b, a)] = summary["games"] - summary["a_score_wins"]
         games[frozenset((a, b))] = summary["games"]
         for deal in deals:
             per_bot[a].append(deal["value"])
@@ -130,11 +132,13 @@ def format_table(report: dict) -> str:
         low, high = row["ci95"]
         lines.append(f"{row['bot']:<9} {row['elo']:>5}  {row['mean']:+8.2f}  "
                      f"[{low:+.2f}, {high:+.2f}]  {row['deals']:>6}")
-    lines.append("pairing (A vs B): A's team per game, 95% CI, games A won")
+    lines.append("pairing (A vs B): A's team per game, 95% CI, games A won by score, "
+                 "games A's team went out first")
     for row in report["pairings"]:
         low, high = row["ci95"]
         lines.append(f"  {row['a']} vs {row['b']}: {row['mean']:+.2f} [{low:+.2f}, {high:+.2f}]"
-                     f"  {row['a_wins']}/{row['games']} ({row['deals']} deals)")
+                     f"  {row['a_score_wins']:g}/{row['games']}  {row['a_wins']}/{row['games']}"
+                     f" ({row['deals']} deals)")
     times = report["decision_ms"]
     if times["count"]:
         lines.append(f"strong decisions: {times['count']}, CPU median {times['median']} ms, "

@@ -73,6 +73,12 @@ def play_deal(args: tuple) -> dict:
         record["a_value"] = sum(record["scores"][seat] for seat in members) / len(members)
         record["a_team"] = a_team
         record["a_won"] = team_of(record["finish"][0], players) == a_team
+        # The game's result is its scores (coins follow them, RULES §7–§8): A's team won
+        # it by score when its members' mean beats the other team's; a tie is half each.
+        others = [seat for seat in range(players) if seat not in members]
+        b_value = sum(record["scores"][seat] for seat in others) / len(others)
+        record["a_outscored"] = 1.0 if record["a_value"] > b_value else (
+            0.5 if record["a_value"] == b_value else 0.0)
         games.append(record)
     return {"index": index, "a": a, "b": b, "games": games,
             "value": sum(game["a_value"] for game in games) / 2}
@@ -136,8 +142,10 @@ def summarise(results: list[dict], **info) -> dict:
     times: list[float] = []
     wall: list[float] = []
     wins = 0
+    score_wins = 0.0
     for result in results:
         for game in result["games"]:
+            score_wins += game["a_outscored"]
             kou[game["kou"]] += 1
             if game["a_won"]:
                 kou_a[game["kou"]] += 1
@@ -157,6 +165,7 @@ def summarise(results: list[dict], **info) -> dict:
         "mean": round(mean, 4),
         "ci95": [round(mean - half_width, 4), round(mean + half_width, 4)],
         "a_wins": wins,
+        "a_score_wins": score_wins,
         "kou": {name: kou[name] for name in names},
         "kou_won_by_a": {name: kou_a[name] for name in names},
         "bombs_by_stars": {str(stars): bombs[stars] for stars in sorted(bombs)},

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import math
+
 import pytest
 
 from games.engine import turns
@@ -9,7 +11,8 @@ from games.engine.ai import decide, position_from_game
 from games.engine.cards import RANK_COUNT, format_cards, pack, parse_cards
 from games.engine.expert import expert_move
 from games.engine.game import Game
-from games.engine.league import run_league
+from games.engine.league import _ratings, run_league
+from games.engine.match import play_deal, summarise
 from games.engine.moves import legal_moves
 from games.engine.patterns import classify
 from games.engine.planner import plan
@@ -134,6 +137,25 @@ def test_a_league_of_three_rule_based_bots():
     assert abs(sum(row["mean"] for row in report["bots"])) < 0.01
     assert sum(row["elo"] for row in report["bots"]) == pytest.approx(4500, abs=2)
     assert report["stopped_early"] is False
+
+
+def test_a_game_is_won_by_the_team_that_scores_more():
+    deal = play_deal(("qq", "expert", "table", 3, 0, 150, None))
+    for game in deal["games"]:
+        a_seats = [seat for seat in range(4) if seat % 2 == game["a_team"]]
+        a_mean = sum(game["scores"][seat] for seat in a_seats) / 2
+        b_mean = (sum(game["scores"]) - 2 * a_mean) / 2
+        assert game["a_outscored"] == (1.0 if a_mean > b_mean else 0.5 if a_mean == b_mean
+                                       else 0.0)
+    summary = summarise([deal], a="expert", b="table", seconds=0.0)
+    assert summary["a_score_wins"] == sum(game["a_outscored"] for game in deal["games"])
+
+
+def test_the_rating_follows_the_games_won_by_score():
+    # Two bots, A won 3 of 4 games by score: 3.5 against 1.5 with the prior, odds 7:3.
+    ratings = _ratings(["a", "b"], {("a", "b"): 3.0, ("b", "a"): 1.0},
+                       {frozenset(("a", "b")): 4})
+    assert ratings["a"] - ratings["b"] == pytest.approx(400 * math.log10(3.5 / 1.5), abs=0.5)
 
 
 def test_a_league_in_worker_processes_gives_the_same_table():
