@@ -5,19 +5,17 @@ from __future__ import annotations
 
 import gc
 import random
-from operator import add
 from time import thread_time
 
 from . import endgame
-from .bot import trustee_move
-from .cards import RANK_COUNT, Counts, format_cards, unpack
+from .cards import Counts, format_cards, unpack
+from .deals import Dealer
 from .expert import expert_move
-from .moves import has_beating_play, legal_moves
+from .moves import legal_moves
 from .patterns import best_beating
 from .planner import plan, plan_cost
 from .playout import Sim, rollout
 from .position import PASS, Position
-from .rulesets import RuleSet
 
 DEFAULT_MAX_SAMPLES = 400
 # CPU time of one strong decision. The search stops at the sample that would cross it,
@@ -128,7 +126,7 @@ def _search(position: Position, *, seed: int, budget_ms: int, max_samples: int |
     if exact is not None:
         return exact
     rng = random.Random(f"ai:{seed}")
-    hints = _hints(position)
+    dealer = Dealer(position)
     cache: dict = {}
     values: list[list[float]] = [[] for _ in candidates]
     active = list(range(len(candidates)))
@@ -139,7 +137,7 @@ def _search(position: Position, *, seed: int, budget_ms: int, max_samples: int |
     sample_cost = 0.0
     while done < samples_cap and (done == 0 or thread_time() + sample_cost <= deadline):
         began = thread_time()
-        hands = _determinize(position, rng, hints)
+        hands = dealer.deal(rng)
         # Analysis (must_include) waits for its first sample whatever the clock says.
         finished = _sample(position, hands, [candidates[i] for i in active], cache,
                            None if must_include and not done else deadline)
@@ -202,11 +200,11 @@ def candidate_values(position: Position, samples: int, *, seed: str = "reference
         raise ValueError("a reference needs one sample at least")
     candidates = _candidates(position)
     rng = random.Random(f"values:{seed}")
-    hints = _hints(position)
+    dealer = Dealer(position)
     cache: dict = {}
     totals = [0.0] * len(candidates)
     for _ in range(samples):
-        hands = _determinize(position, rng, hints)
+        hands = dealer.deal(rng)
         for index, value in enumerate(_sample(position, hands, candidates, cache, None)):
             totals[index] += value
     return {text_of(cards): total / samples for cards, total in zip(candidates, totals)}
@@ -271,84 +269,6 @@ def _race(active: list[int], values: list[list[float]], done: int,
 def _legal_count(position: Position) -> int:
     count = len(legal_moves(position.hand, position.current, position.rules))
     return count + (position.current is not None)
-
-
-def _determinize(position: Position, rng: random.Random,
-                 hints: list | None = None) -> list[Counts]:
-    """Deal the unseen cards to the other seats by their card counts; with
-    ``hints`` (see :func:`_hints`), the best of a few deals by how well they agree
-    with the passes seen."""
-    pool = [rank for rank, count in enumerate(position.unseen()) for _ in range(count)]
-    best = None
-    for _ in range(_DEAL_TRIES if hints else 1):
-        rng.shuffle(pool)
-        hands = []
-        at = 0
-        for seat in range(position.seats):
-            if seat == position.seat:
-                hands.append(position.hand)
-                continue
-            counts = [0] * RANK_COUNT
-            for rank in pool[at:at + position.hand_counts[seat]]:
-                counts[rank] += 1
-            at += position.hand_counts[seat]
-            hands.append(tuple(counts))
-        if not hints:
-            return hands
-        misfit = _misfit(hands, hints, position.rules)
-        if best is None or misfit < best[0]:
-            best = (misfit, hands)
-            if not misfit:
-                break
-    return best[1]
-
-
-_DEAL_TRIES = 3
-_HINTS_PER_SEAT = 4
-
-
-def _hints(position: Position) -> list:
-    """What the other seats' passes say about their hands: an auto-pass means nothing
-    in the hand beat the play (hard, weight 4); a pass over an opponent's non-bomb
-    suggests nothing of the same type beat it (soft, weight 1). Each hint is
-    (seat, cards played since, reading, weight); the latest few per seat."""
-    later: list[list[int]] = [[0] * RANK_COUNT for _ in range(position.seats)]
-    hints = []
-    taken = [0] * position.seats
-    by_index = {index: (reading, over_seat, auto)
-                for index, reading, over_seat, auto in position.passes_over}
-    for index in range(len(position.history) - 1, -1, -1):
-        seat, cards = position.history[index]
-        if cards is not None:
-            row = later[seat]
-            for rank, count in enumerate(cards):
-                row[rank] += count
-            continue
-        if seat == position.seat or not position.hand_counts[seat] \
-                or taken[seat] >= _HINTS_PER_SEAT or index not in by_index:
-            continue
-        reading, over_seat, auto = by_index[index]
-        if auto:
-            hints.append((seat, tuple(later[seat]), reading, 4))
-        elif not reading.is_bomb and (position.seats == 2 or over_seat % 2 != seat % 2):
-            hints.append((seat, tuple(later[seat]), reading, 1))
-        else:
-            continue
-        taken[seat] += 1
-    return hints
-
-
-def _misfit(hands: list[Counts], hints: list, rules: RuleSet) -> int:
-    total = 0
-    for seat, played_since, reading, weight in hints:
-        then = tuple(map(add, hands[seat], played_since))
-        if weight > 1:
-            if has_beating_play(then, reading, rules):
-                total += weight
-        elif trustee_move(then, reading, False, rules) is not None:
-            total += weight
-    return total
-
 
 
 def text_of(cards: Counts | None) -> str:

@@ -4,10 +4,13 @@ here depends on the machine's speed."""
 
 from __future__ import annotations
 
+import random
+
 import pytest
 
 from games.engine import playout, search, search_bench
 from games.engine.ai import position_from_game
+from games.engine.deals import Dealer
 from games.engine.game import Game
 from games.engine.memo import Memo
 from games.engine.presets import PRESETS
@@ -51,7 +54,7 @@ def opening(seed: str = "budget:2"):
 
 def full_hands(position) -> list:
     """Any deal that fits the position (the search's own dealer, seeded)."""
-    return search._determinize(position, search.random.Random(0))
+    return Dealer(position).deal(random.Random(0))
 
 
 # --- memos ------------------------------------------------------------------------------------
