@@ -166,6 +166,8 @@ def summarise(results: list[dict], **info) -> dict:
         "ci95": [round(mean - half_width, 4), round(mean + half_width, 4)],
         "a_wins": wins,
         "a_score_wins": score_wins,
+        # Per deal in index order: two matches on the same deals compare deal by deal.
+        "values": [round(value, 4) for value in values],
         "kou": {name: kou[name] for name in names},
         "kou_won_by_a": {name: kou_a[name] for name in names},
         "bombs_by_stars": {str(stars): bombs[stars] for stars in sorted(bombs)},

@@ -254,6 +254,8 @@ def test_a_match_runs_end_to_end(capsys):
     assert sum(report["kou_won_by_a"].values()) == report["a_wins"]
     low, high = report["ci95"]
     assert low <= report["mean"] <= high
+    assert len(report["values"]) == 2
+    assert report["mean"] == pytest.approx(sum(report["values"]) / 2, abs=1e-3)
     assert report["decision_ms"]["count"] > 0
     assert report["decision_ms"]["median"] <= report["decision_ms"]["p99"]
     assert all(int(stars) >= 4 for stars in report["bombs_by_stars"])
