@@ -15,36 +15,10 @@ from __future__ import annotations
 import argparse
 import random
 
-from .ai import decide, position_from_game
 from .cards import NATURAL_RANKS, Counts
 from .deals import Dealer
-from .game import Game
 from .position import Position
-from .presets import PRESETS
-
-_EVERY = 4
-
-
-def positions_with_truth(bot: str, games: int, seed: str) -> list[tuple[Position, list[Counts]]]:
-    """Every 4th position of ``games`` seeded qq games of ``bot`` in every seat, with
-    every seat's true hand then."""
-    rules = PRESETS["qq"]
-    found = []
-    for index in range(games):
-        game = Game.deal(rules, list(range(rules.players)), f"{seed}:{index}")
-        step = 0
-        while game.status == "playing":
-            seat = game.turn
-            position = position_from_game(game, seat)
-            if step % _EVERY == 0:
-                found.append((position, list(game.counts)))
-            action = decide(position, bot=bot)
-            step += 1
-            if action == "pass":
-                game.pass_turn(seat, by="bot")
-            else:
-                game.play(seat, action, by="bot")
-    return found
+from .search_bench import positions_and_hands
 
 
 def plain_shuffle(position: Position, rng: random.Random) -> list[Counts]:
@@ -94,7 +68,7 @@ def compare(found: list[tuple[Position, list[Counts]]], deals: int, dealer) -> d
 def run(bots: list[str], games: int = 12, deals: int = 8, seed: str = "dc") -> dict:
     report = {}
     for bot in bots:
-        found = positions_with_truth(bot, games, seed)
+        found = positions_and_hands("qq", games, seed, bot)
         report[bot] = {
             "positions": len(found),
             "search": compare(found, deals, lambda position: Dealer(position).deal),

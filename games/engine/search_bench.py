@@ -13,6 +13,7 @@ import hashlib
 from time import thread_time
 
 from .ai import decide, position_from_game
+from .cards import Counts
 from .game import Game
 from .position import Position
 from .presets import PRESETS
@@ -22,8 +23,10 @@ _EVERY = 4
 _NO_LIMIT_MS = 10 ** 9
 
 
-def positions(ruleset: str, games: int, seed: str) -> list[Position]:
-    """Every 4th position of ``games`` seeded expert games."""
+def positions_and_hands(ruleset: str, games: int, seed: str,
+                        bot: str = "expert") -> list[tuple[Position, list[Counts]]]:
+    """Every 4th position of ``games`` seeded games of ``bot`` in every seat, with every
+    seat's true hand then."""
     rules = PRESETS[ruleset]
     found = []
     for index in range(games):
@@ -33,14 +36,19 @@ def positions(ruleset: str, games: int, seed: str) -> list[Position]:
             seat = game.turn
             position = position_from_game(game, seat)
             if step % _EVERY == 0:
-                found.append(position)
-            action = decide(position, bot="expert")
+                found.append((position, list(game.counts)))
+            action = decide(position, bot=bot)
             step += 1
             if action == "pass":
                 game.pass_turn(seat, by="bot")
             else:
                 game.play(seat, action, by="bot")
     return found
+
+
+def positions(ruleset: str, games: int, seed: str) -> list[Position]:
+    """Every 4th position of ``games`` seeded expert games."""
+    return [position for position, _ in positions_and_hands(ruleset, games, seed)]
 
 
 def run(ruleset: str = "qq", games: int = 6, samples: int = 12, seed: str = "sp") -> dict:
