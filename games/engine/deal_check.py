@@ -21,23 +21,6 @@ from .position import Position
 from .search_bench import positions_and_hands
 
 
-def plain_shuffle(position: Position, rng: random.Random) -> list[Counts]:
-    """The unseen cards shuffled and dealt by the other seats' counts, nothing else."""
-    pool = [rank for rank, count in enumerate(position.unseen()) for _ in range(count)]
-    rng.shuffle(pool)
-    hands, at = [], 0
-    for seat, count in enumerate(position.hand_counts):
-        if seat == position.seat:
-            hands.append(position.hand)
-            continue
-        counts = [0] * len(position.hand)
-        for rank in pool[at:at + count]:
-            counts[rank] += 1
-        at += count
-        hands.append(tuple(counts))
-    return hands
-
-
 def _bomb_ranks(hand: Counts) -> set[int]:
     return {rank for rank in NATURAL_RANKS if hand[rank] >= 4}
 
@@ -73,7 +56,7 @@ def run(bots: list[str], games: int = 12, deals: int = 8, seed: str = "dc") -> d
             "positions": len(found),
             "search": compare(found, deals, lambda position: Dealer(position).deal),
             "plain": compare(found, deals,
-                             lambda position: lambda rng: plain_shuffle(position, rng)),
+                             lambda position: Dealer(position, bombs=False).deal_once),
         }
     return report
 

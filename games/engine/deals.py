@@ -33,7 +33,9 @@ class Dealer:
     the position says of them (the unseen cards, each seat's room, the ranks each seat
     broke, the passes' hints) is read once."""
 
-    def __init__(self, position: Position) -> None:
+    def __init__(self, position: Position, *, bombs: bool = True) -> None:
+        """``bombs=False``: no rank dealt as a bomb on purpose (a plain shuffle, the
+        reference of ``deal_check``)."""
         self.position = position
         self.unseen = position.unseen()
         self.hints = pass_hints(position)
@@ -41,7 +43,7 @@ class Dealer:
                      for seat, count in enumerate(position.hand_counts)]
         # Where some unseen cards were never dealt (two players), no rank is dealt as a
         # bomb on purpose: they may all be out of play.
-        shaped = sum(self.room) == sum(self.unseen)
+        shaped = bombs and sum(self.room) == sum(self.unseen)
         self.played = 1 - sum(self.room) / (HAND_SIZE * (position.seats - 1))
         self.bomb_ranks = [rank for rank in NATURAL_RANKS
                            if self.unseen[rank] >= 4] if shaped else []

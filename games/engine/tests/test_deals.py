@@ -9,7 +9,7 @@ import pytest
 from games.engine import deals
 from games.engine.ai import decide, position_from_game
 from games.engine.cards import NATURAL_RANKS, RANK_COUNT, RANK_INDEX
-from games.engine.deal_check import plain_shuffle, run
+from games.engine.deal_check import run
 from games.engine.deals import Dealer
 from games.engine.game import Game
 from games.engine.position import position_from_actions
@@ -74,12 +74,13 @@ def test_late_in_a_game_the_unseen_cards_of_a_rank_are_dealt_as_bombs_more_often
     # Sound players play their loose cards and keep their bombs: a plain shuffle of
     # the unseen cards breaks the bombs the other hands really hold.
     position = late_position()
-    dealer = Dealer(position)
-    shaped = sum(bomb_ranks(position, dealer.deal_once(random.Random(f"shaped:{i}")))
-                 for i in range(300))
-    plain = sum(bomb_ranks(position, plain_shuffle(position, random.Random(f"plain:{i}")))
-                for i in range(300))
-    assert shaped > plain
+
+    def bombs_dealt(dealer: Dealer) -> int:
+        return sum(bomb_ranks(position, dealer.deal_once(random.Random(f"late:{i}")))
+                   for i in range(300))
+
+    # The same seeds both ways; the margin is far beyond what the seeds alone move.
+    assert bombs_dealt(Dealer(position)) > 1.3 * bombs_dealt(Dealer(position, bombs=False))
 
 
 @pytest.mark.parametrize("make", [
